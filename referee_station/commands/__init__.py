@@ -1,0 +1,5 @@
+"""The subcommands of ``referee-station``, in the order ``--help`` lists them."""
+
+from referee_station.commands import check
+
+COMMANDS = [check]

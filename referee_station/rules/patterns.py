@@ -1,0 +1,368 @@
+"""Patterns (牌型, RULES.md section 3) and their interpretations with wild cards.
+
+``classify(cards, level)`` lists every distinct interpretation ``(kind, key, size)`` of a set of cards
+(R-PAT-11): the patterns reachable by letting each ♥ level card (逢人配, R-WILD-1) stand for any
+non-joker card. It works on rank counts, not by trying substitutions, so it stays in the
+microseconds; ``tests/rules/reference.py`` holds the brute-force definition it is checked against.
+
+Invariants:
+- A play of wild cards only is the level rank itself: a single or a pair (R-PAT-11).
+- Five natural cards of one suit in sequence are a straight flush only; with a wild card they are
+  both a straight flush and a straight (R-PAT-11).
+- Four or more cards of one rank are a bomb only, never a full house (R-PAT-6, R-PAT-9).
+- Runs never hold jokers and never wrap; A is high or low (R-WILD-2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+from typing import NamedTuple
+
+from referee_station.rules.cards import (
+    BIG_JOKER_VALUE,
+    HEARTS,
+    LEVEL_VALUE,
+    RANK_VALUE,
+    SMALL_JOKER_VALUE,
+    SUITS,
+    VALUE_RANK,
+    Card,
+    parse_cards,
+    parse_level,
+)
+from referee_station.rules.errors import DuplicateCardError
+
+
+class Kind(StrEnum):
+    """The ten patterns of R-PAT; the value is the name used in events and JSON."""
+
+    SINGLE = "single"
+    """单张 R-PAT-1: any one card."""
+    PAIR = "pair"
+    """对子 R-PAT-2: two of one rank, or two 小王 / two 大王."""
+    TUBE = "tube"
+    """三连对 R-PAT-3: three pairs of consecutive ranks."""
+    TRIPLE = "triple"
+    """三同张 R-PAT-4: three of one rank."""
+    PLATE = "plate"
+    """二连三 R-PAT-5: two triples of consecutive ranks."""
+    FULL_HOUSE = "full_house"
+    """三带对 R-PAT-6: a triple and a pair of another rank; keyed by the triple."""
+    STRAIGHT = "straight"
+    """顺子 R-PAT-7: five consecutive ranks, suits mixed."""
+    STRAIGHT_FLUSH = "straight_flush"
+    """同花顺 R-PAT-8: five consecutive ranks in one suit; a bomb between 5 and 6 cards."""
+    BOMB = "bomb"
+    """炸弹 R-PAT-9: four to ten cards of one rank."""
+    JOKER_BOMB = "joker_bomb"
+    """四大天王 R-PAT-10: both 小王 and both 大王; beats everything."""
+
+
+RUN_KINDS = frozenset({Kind.STRAIGHT, Kind.STRAIGHT_FLUSH, Kind.TUBE, Kind.PLATE})
+"""Kinds keyed by natural order with A high (R-CMP-1); the others use single-card order."""
+BOMB_KINDS = frozenset({Kind.BOMB, Kind.STRAIGHT_FLUSH, Kind.JOKER_BOMB})
+
+KIND_NAMES: dict[Kind, tuple[str, str]] = {
+    Kind.SINGLE: ("单张", "single"),
+    Kind.PAIR: ("对子", "pair"),
+    Kind.TUBE: ("三连对", "tube"),
+    Kind.TRIPLE: ("三同张", "triple"),
+    Kind.PLATE: ("二连三", "plate"),
+    Kind.FULL_HOUSE: ("三带对", "full house"),
+    Kind.STRAIGHT: ("顺子", "straight"),
+    Kind.STRAIGHT_FLUSH: ("同花顺", "straight flush"),
+    Kind.BOMB: ("炸弹", "bomb"),
+    Kind.JOKER_BOMB: ("四大天王", "joker bomb"),
+}
+KIND_RULE: dict[Kind, str] = {
+    Kind.SINGLE: "R-PAT-1",
+    Kind.PAIR: "R-PAT-2",
+    Kind.TUBE: "R-PAT-3",
+    Kind.TRIPLE: "R-PAT-4",
+    Kind.PLATE: "R-PAT-5",
+    Kind.FULL_HOUSE: "R-PAT-6",
+    Kind.STRAIGHT: "R-PAT-7",
+    Kind.STRAIGHT_FLUSH: "R-PAT-8",
+    Kind.BOMB: "R-PAT-9",
+    Kind.JOKER_BOMB: "R-PAT-10",
+}
+
+
+class Play(NamedTuple):
+    """One interpretation of a set of cards: immutable, comparable with :func:`beats`.
+
+    ``key`` is the rank code compared (R-CMP): the rank for single, pair, triple and bomb, the
+    triple's rank for a full house, the top natural rank of a run (A-2-3-4-5 is keyed "5"),
+    ``"SJ"``/``"BJ"`` for joker singles and pairs, ``None`` for the joker bomb. ``substitutes``
+    pairs each wild card's position in ``cards`` with the card it stands for (R-WILD-1).
+    """
+
+    kind: Kind
+    key: str | None
+    size: int
+    cards: tuple[Card, ...]
+    substitutes: tuple[tuple[int, Card], ...] = ()
+
+    @property
+    def is_bomb(self) -> bool:
+        """Bombs, straight flushes and the joker bomb beat every non-bomb (R-CMP-2)."""
+        return self.kind in BOMB_KINDS
+
+    @property
+    def codes(self) -> list[str]:
+        """The cards as codes, in the order laid."""
+        return [card.code for card in self.cards]
+
+    def natural_cards(self) -> tuple[Card, ...]:
+        """The cards with every wild card replaced by the card it stands for."""
+        cards = list(self.cards)
+        for position, stands_for in self.substitutes:
+            cards[position] = stands_for
+        return tuple(cards)
+
+    def describe(self, lang: str = "en") -> str:
+        """A short human name: ``"pair 5"`` / ``"对子 5"``."""
+        zh, en = KIND_NAMES[self.kind]
+        key = "" if self.key is None else f" {self.key}"
+        return f"{zh if lang == 'zh' else en}{key}"
+
+    def to_json(self) -> dict[str, object]:
+        """The EVENTS.md ``as`` form plus the cards: ``{"kind", "key", "size", "cards", "wild"}``."""
+        return {
+            "kind": str(self.kind),
+            "key": self.key,
+            "size": self.size,
+            "cards": self.codes,
+            "wild": {str(pos): card.code for pos, card in self.substitutes},
+        }
+
+
+def key_order(kind: Kind, key: str | None, level: str) -> int:
+    """The number compared for equal patterns (R-CMP-1, R-CMP-3): natural order for runs,
+    single-card order (level rank above A, R-LVL-3) for everything else."""
+    if key is None:
+        return 0
+    if key == "SJ":
+        return SMALL_JOKER_VALUE
+    if key == "BJ":
+        return BIG_JOKER_VALUE
+    if kind in RUN_KINDS:
+        return RANK_VALUE[key]
+    return LEVEL_VALUE if key == level else RANK_VALUE[key]
+
+
+def as_cards(cards: str | Iterable[str | Card]) -> list[Card]:
+    """Cards from any accepted form, skipping the parser when they already are cards."""
+    if isinstance(cards, (list, tuple)) and all(type(c) is Card for c in cards):
+        return list(cards)
+    return parse_cards(cards)
+
+
+def as_level(level: str | int) -> str:
+    """A level's rank code; a fast path for codes already canonical."""
+    if isinstance(level, str) and level in RANK_VALUE:
+        return level
+    return parse_level(level)
+
+
+def _card(value: int, suit: str) -> Card:
+    return Card._by_code[VALUE_RANK[value] + suit]
+
+
+def classify(cards: str | Iterable[str | Card], level: str | int) -> list[Play]:
+    """Every legal interpretation of ``cards`` at ``level`` (R-PAT-1..11), weakest first; ``[]``
+    when the cards form no pattern. Raises on unreadable cards, a third copy, or a bad level."""
+    played = as_cards(cards)
+    level = as_level(level)
+    return _classify(tuple(played), level)
+
+
+def _classify(cards: tuple[Card, ...], level: str) -> list[Play]:
+    n = len(cards)
+    if n == 0 or n > 10:
+        if n > 10:
+            _check_copies(cards)
+        return []
+    wilds: list[int] = []
+    counts: dict[int, int] = {}
+    jokers = 0
+    for pos, card in enumerate(cards):
+        if card.suit == HEARTS and card.rank == level:
+            wilds.append(pos)
+            continue
+        value = card.value
+        counts[value] = counts.get(value, 0) + 1
+        if card.is_joker:
+            jokers += 1
+    w = len(wilds)
+    if w > 2 or (n > 2 and max(counts.values(), default=0) > 2):
+        _check_copies(cards)
+    if w == n:  # wild cards only: the level rank itself (R-PAT-11)
+        kind = Kind.SINGLE if n == 1 else Kind.PAIR if n == 2 else None
+        if kind is None:
+            return []
+        own = Card._by_code[level + HEARTS]
+        return [Play(kind, level, n, cards, tuple((pos, own) for pos in wilds))]
+    if n == 1:
+        return [Play(Kind.SINGLE, cards[0].rank, 1, cards)]
+    distinct = len(counts)
+    if n == 2:
+        if distinct != 1:
+            return []
+        card = cards[wilds[0] ^ 1] if w else cards[0]
+        if w and card.is_joker:
+            return []  # a wild card never stands for a joker (R-WILD-1)
+        return [Play(Kind.PAIR, card.rank, 2, cards, _fill(cards, wilds, [card.value] * w, HEARTS))]
+    if jokers:
+        if n == 4 and jokers == 4 and counts.get(SMALL_JOKER_VALUE) == 2:
+            return [Play(Kind.JOKER_BOMB, None, 4, cards)]
+        if n == 5 and distinct == 2 and jokers == 2:
+            return _full_houses(cards, counts, wilds)
+        return []
+    if distinct == 1:
+        (value,) = counts
+        rank = VALUE_RANK[value]
+        if n == 3:
+            return [Play(Kind.TRIPLE, rank, 3, cards, _fill(cards, wilds, [value] * w, HEARTS))]
+        bomb = Play(Kind.BOMB, rank, n, cards, _fill(cards, wilds, [value] * w, HEARTS))
+        if n == 5 and w == 2:  # three of a kind and two wild cards: a bomb or a full house
+            return [_full_houses(cards, counts, wilds)[0], bomb]
+        return [bomb]
+    if n == 5:
+        plays = _full_houses(cards, counts, wilds) if distinct == 2 else []
+        if distinct == 5 - w:
+            plays += _straights(cards, counts, wilds)
+        return _sort(plays, level) if len(plays) > 1 else plays
+    if n == 6 and distinct <= 3:
+        plays = _runs(cards, counts, wilds, Kind.TUBE, 3, 2)
+        if distinct <= 2:
+            plays += _runs(cards, counts, wilds, Kind.PLATE, 2, 3)
+        return _sort(plays, level) if len(plays) > 1 else plays
+    return []
+
+
+def _check_copies(cards: tuple[Card, ...]) -> None:
+    seen: dict[Card, int] = {}
+    for card in cards:
+        seen[card] = seen.get(card, 0) + 1
+        if seen[card] > 2:
+            raise DuplicateCardError(f"{card.code} appears {seen[card]} times; two decks hold only 2 (R-CARD-1)")
+
+
+def _fill(cards: tuple[Card, ...], wilds: list[int], values: list[int], suit: str) -> tuple[tuple[int, Card], ...]:
+    """Pair the wild positions with the cards they stand for (values in laying order)."""
+    if not wilds:
+        return ()
+    used = [card for i, card in enumerate(cards) if i not in wilds]
+    return tuple((pos, stand_in(value, suit, used)) for pos, value in zip(wilds, values, strict=True))
+
+
+def stand_in(value: int, suit: str, used: list[Card]) -> Card:
+    """The card a wild card stands for: rank ``value`` in ``suit`` unless the play already holds
+    both copies of that card (R-CARD-1), then the next suit. Appends the choice to ``used``."""
+    for candidate in (suit, *SUITS):
+        card = _card(value, candidate)
+        if used.count(card) < 2:
+            break
+    used.append(card)
+    return card
+
+
+def _full_houses(cards: tuple[Card, ...], counts: dict[int, int], wilds: list[int]) -> list[Play]:
+    """Triple plus a pair of another rank (R-PAT-6); the pair may be two jokers of one kind."""
+    w = len(wilds)
+    plays = []
+    values = list(counts)
+    if len(values) == 1:  # three naturals and two wild cards: the pair is any other rank
+        (triple,) = values
+        if counts[triple] == 3 and w == 2:
+            other = 2 if triple != 2 else 3
+            plays.append(
+                Play(Kind.FULL_HOUSE, VALUE_RANK[triple], 5, cards, _fill(cards, wilds, [other, other], HEARTS))
+            )
+        return plays
+    for triple, pair in (values, values[::-1]):
+        if triple >= SMALL_JOKER_VALUE or counts[triple] > 3 or counts[pair] > 2:
+            continue
+        if pair >= SMALL_JOKER_VALUE and counts[pair] != 2:
+            continue
+        fill = [triple] * (3 - counts[triple]) + [pair] * (2 - counts[pair])
+        plays.append(Play(Kind.FULL_HOUSE, VALUE_RANK[triple], 5, cards, _fill(cards, wilds, fill, HEARTS)))
+    return plays
+
+
+def _windows(counts: dict[int, int], width: int) -> list[tuple[int, list[int]]]:
+    """Runs of ``width`` consecutive ranks that hold every natural rank (R-WILD-2).
+
+    Returns ``(top, missing)`` per window: its top value (A-low runs top out below A) and the
+    natural values with no card in it, low to high (one entry per missing card slot is added by
+    the caller, which knows how many cards each rank needs)."""
+    values = list(counts)
+    found = []
+    low_values = [1 if v == 14 else v for v in values]
+    if max(low_values) <= width:  # the A-low window A..width
+        found.append((width, low_values))
+    lo, hi = min(values), max(values)
+    for start in range(max(2, hi - width + 1), min(lo, 15 - width) + 1):
+        found.append((start + width - 1, values))
+    return [(top, [v for v in range(top - width + 1, top + 1) if v not in vals]) for top, vals in found]
+
+
+def _runs(
+    cards: tuple[Card, ...], counts: dict[int, int], wilds: list[int], kind: Kind, width: int, per_rank: int
+) -> list[Play]:
+    """Tubes (3 pairs) and plates (2 triples): consecutive groups, wilds fill the gaps."""
+    if max(counts.values()) > per_rank:
+        return []
+    plays = []
+    for top, missing in _windows(counts, width):
+        fill: list[int] = []
+        for value in range(top - width + 1, top + 1):
+            have = 0 if value in missing else counts[14 if value == 1 else value]
+            fill += [value] * (per_rank - have)
+        plays.append(
+            Play(kind, VALUE_RANK[top], 6, cards, _fill(cards, wilds, [14 if v == 1 else v for v in fill], HEARTS))
+        )
+    return plays
+
+
+def _straights(cards: tuple[Card, ...], counts: dict[int, int], wilds: list[int]) -> list[Play]:
+    """Straights and straight flushes (R-PAT-7, R-PAT-8, R-PAT-11)."""
+    suits = {card.suit for i, card in enumerate(cards) if i not in wilds}
+    flush_suit = next(iter(suits)) if len(suits) == 1 else None
+    plain_suit = HEARTS if flush_suit != HEARTS else "s"
+    plays = []
+    for top, missing in _windows(counts, 5):
+        fill = [14 if v == 1 else v for v in missing]
+        key = VALUE_RANK[top]
+        if flush_suit is not None:
+            plays.append(Play(Kind.STRAIGHT_FLUSH, key, 5, cards, _fill(cards, wilds, fill, flush_suit)))
+        if flush_suit is None or wilds:
+            plays.append(Play(Kind.STRAIGHT, key, 5, cards, _fill(cards, wilds, fill, plain_suit)))
+    return plays
+
+
+def strength(play: Play, level: str) -> tuple[int, int, int]:
+    """A total order that agrees with :func:`beats` inside each comparable group, for sorting:
+    (bomb tier R-CMP-2, kind, key). Non-bombs sit at tier 0 in a fixed kind order."""
+    return (bomb_tier(play.kind, play.size), _KIND_ORDER[play.kind], key_order(play.kind, play.key, level))
+
+
+def bomb_tier(kind: Kind, size: int) -> int:
+    """The bomb ladder of R-CMP-2 as numbers: 0 for non-bombs, 40 / 50 for 4- and 5-card bombs,
+    55 for a straight flush, 60..100 for 6- to 10-card bombs, 200 for the joker bomb."""
+    if kind == Kind.BOMB:
+        return size * 10
+    if kind == Kind.STRAIGHT_FLUSH:
+        return 55
+    if kind == Kind.JOKER_BOMB:
+        return 200
+    return 0
+
+
+_KIND_ORDER = {kind: i for i, kind in enumerate(Kind)}
+
+
+def _sort(plays: list[Play], level: str) -> list[Play]:
+    return sorted(plays, key=lambda play: strength(play, level))
