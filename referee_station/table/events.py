@@ -1,0 +1,427 @@
+"""Table events and referee outputs: the JSON-lines contract of EVENTS.md as immutable types.
+
+Every line of a table's log is one record with ``t`` (seconds on the table's clock) and ``type``.
+Input events are written by the sources (vision tracker, seat units, timer, console); outputs by
+:class:`~referee_station.table.referee.TableReferee`. ``parse_record`` reads either kind and raises
+:class:`EventError` naming the field that is wrong, so a bad line is reported, never half-read.
+``record.to_json()`` gives back the same dictionary (round trip).
+
+Seats follow R-SEAT-1/2: partners sit opposite (E-W, S-N); play goes counterclockwise seen from
+above, E -> N -> W -> S -> E, so a seat's 下家 (next to act) is ``NEXT_SEAT[seat]``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+from referee_station.rules import Card, RulesError, parse_level
+
+SEATS: tuple[str, ...] = ("E", "S", "W", "N")
+NEXT_SEAT: dict[str, str] = {"E": "N", "N": "W", "W": "S", "S": "E"}
+"""下家 of each seat: play order E -> N -> W -> S (R-SEAT-2)."""
+PREV_SEAT: dict[str, str] = {after: before for before, after in NEXT_SEAT.items()}
+PARTNER: dict[str, str] = {"E": "W", "W": "E", "S": "N", "N": "S"}
+SIDE_OF: dict[str, str] = {"E": "EW", "W": "EW", "S": "NS", "N": "NS"}
+SIDES: tuple[str, ...] = ("EW", "NS")
+OTHER_SIDE: dict[str, str] = {"EW": "NS", "NS": "EW"}
+SIDE_SEATS: dict[str, tuple[str, str]] = {"EW": ("E", "W"), "NS": ("S", "N")}
+
+PENALTIES: tuple[str, ...] = ("warning", "infraction", "foul", "match_loss", "disqualification")
+COUNTDOWN_ACTIONS = frozenset({"tribute", "return", "lead", "follow", "grace"})
+
+
+class EventError(ValueError):
+    """A log line or event that does not meet EVENTS.md; the message names what is wrong."""
+
+
+def _need(obj: Mapping[str, Any], name: str, kind: str) -> Any:
+    if name not in obj:
+        raise EventError(f"{kind}: missing field {name!r}")
+    return obj[name]
+
+
+def _time(obj: Mapping[str, Any], kind: str) -> float:
+    value = _need(obj, "t", kind)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise EventError(f"{kind}: field 't' must be a non-negative number of seconds, got {value!r}")
+    return float(value)
+
+
+def _seat(obj: Mapping[str, Any], kind: str, name: str = "seat") -> str:
+    value = _need(obj, name, kind)
+    if value not in SEATS:
+        raise EventError(f"{kind}: field {name!r} must be one of E S W N, got {value!r}")
+    return str(value)
+
+
+def _card(value: Any, kind: str, name: str) -> str:
+    try:
+        return Card.parse(value).code
+    except RulesError as err:
+        raise EventError(f"{kind}: field {name!r}: {err}") from err
+
+
+def _cards(value: Any, kind: str, name: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, (list, tuple)):
+        raise EventError(f"{kind}: field {name!r} must be a list of card codes, got {value!r}")
+    return tuple(_card(code, kind, name) for code in value)
+
+
+def _level(value: Any, kind: str, name: str) -> str:
+    try:
+        return parse_level(value)
+    except RulesError as err:
+        raise EventError(f"{kind}: field {name!r}: {err}") from err
+
+
+def _side_map(value: Any, kind: str, name: str) -> dict[str, Any]:
+    if not isinstance(value, Mapping) or set(value) - set(SIDES):
+        raise EventError(f"{kind}: field {name!r} must map EW and NS, got {value!r}")
+    return dict(value)
+
+
+def _int(value: Any, kind: str, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise EventError(f"{kind}: field {name!r} must be an integer {low}..{high}, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Record:
+    """One log line. Subclasses set ``TYPE``; ``to_json`` writes the EVENTS.md fields."""
+
+    TYPE: ClassVar[str] = ""
+    IS_INPUT: ClassVar[bool] = True
+    JSON_NAMES: ClassVar[dict[str, str]] = {}
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
+    """Fields left out of the JSON when they are ``None``."""
+
+    t: float
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": self.t, "type": self.TYPE}
+        for f in fields(self):
+            if f.name == "t":
+                continue
+            value = getattr(self, f.name)
+            if value is None and f.name in self.OPTIONAL:
+                continue
+            if isinstance(value, tuple):
+                value = list(value)
+            out[self.JSON_NAMES.get(f.name, f.name)] = value
+        return out
+
+    def to_line(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Record:
+        raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------------------------
+# Input events
+
+
+@dataclass(frozen=True)
+class MatchStart(Record):
+    """First line of a log: the sides, optional rule variants and starting levels (R-LVL-1/2)."""
+
+    TYPE: ClassVar[str] = "match"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rules", "levels", "level"})
+    sides: dict[str, str] = field(default_factory=dict)
+    rules: dict[str, Any] | None = None
+    levels: dict[str, str] | None = None
+    level: str | None = None
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> MatchStart:
+        kind = cls.TYPE
+        sides = _side_map(obj.get("sides", {}), kind, "sides")
+        rules = obj.get("rules")
+        if rules is not None and not isinstance(rules, Mapping):
+            raise EventError(f"match: field 'rules' must be an object, got {rules!r}")
+        levels = obj.get("levels")
+        if levels is not None:
+            levels = {side: _level(v, kind, f"levels.{side}") for side, v in _side_map(levels, kind, "levels").items()}
+        level = _level(obj["level"], kind, "level") if obj.get("level") is not None else None
+        return cls(
+            _time(obj, kind), {k: str(v) for k, v in sides.items()}, dict(rules) if rules else None, levels, level
+        )
+
+
+@dataclass(frozen=True)
+class DealStart(Record):
+    """All cards are picked up (R-DEAL-1); ``hands`` when the dealt hands are known."""
+
+    TYPE: ClassVar[str] = "deal"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"first_leader", "hands"})
+    first_leader: str | None = None
+    hands: dict[str, tuple[str, ...]] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        if self.hands is not None:
+            out["hands"] = {seat: list(cards) for seat, cards in self.hands.items()}
+        return out
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> DealStart:
+        kind = cls.TYPE
+        leader = _seat(obj, kind, "first_leader") if obj.get("first_leader") is not None else None
+        hands = obj.get("hands")
+        if hands is not None:
+            if not isinstance(hands, Mapping) or set(hands) - set(SEATS):
+                raise EventError(f"deal: field 'hands' must map seats E S W N to card lists, got {hands!r}")
+            hands = {seat: _cards(cards, kind, f"hands.{seat}") for seat, cards in hands.items()}
+        return cls(_time(obj, kind), leader, hands)
+
+
+@dataclass(frozen=True)
+class Tribute(Record):
+    """A seat pays tribute (R-TRIB-1/2); a second one before play replaces a wrong one."""
+
+    TYPE: ClassVar[str] = "tribute"
+    seat: str = "E"
+    card: str = ""
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Tribute:
+        return cls(_time(obj, cls.TYPE), _seat(obj, cls.TYPE), _card(_need(obj, "card", cls.TYPE), cls.TYPE, "card"))
+
+
+@dataclass(frozen=True)
+class Return(Tribute):
+    """A seat returns a card to the one who paid it tribute (R-TRIB-1)."""
+
+    TYPE: ClassVar[str] = "return"
+
+
+@dataclass(frozen=True)
+class PlayCards(Record):
+    """Cards put down in the seat's play area, left to right as laid (R-PLAY-4).
+
+    ``declared`` is the EVENTS.md ``as`` field (R-WILD-3); ``confidence`` comes from the vision
+    tracker when a read is uncertain, so the referee asks for a look instead of penalising."""
+
+    TYPE: ClassVar[str] = "play"
+    JSON_NAMES: ClassVar[dict[str, str]] = {"declared": "as"}
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"declared", "confidence"})
+    seat: str = "E"
+    cards: tuple[str, ...] = ()
+    declared: dict[str, Any] | None = None
+    confidence: float | None = None
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> PlayCards:
+        kind = cls.TYPE
+        cards = _cards(_need(obj, "cards", kind), kind, "cards")
+        if not cards:
+            raise EventError("play: field 'cards' is empty (a pass is its own event)")
+        declared = obj.get("as")
+        if declared is not None and (not isinstance(declared, Mapping) or "kind" not in declared):
+            raise EventError(f"play: field 'as' must be an object with 'kind' (and 'key'), got {declared!r}")
+        confidence = obj.get("confidence")
+        if confidence is not None and (
+            isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0.0 <= confidence <= 1.0
+        ):
+            raise EventError(f"play: field 'confidence' must be a number 0..1, got {confidence!r}")
+        return cls(
+            _time(obj, kind),
+            _seat(obj, kind),
+            cards,
+            dict(declared) if declared else None,
+            None if confidence is None else float(confidence),
+        )
+
+
+@dataclass(frozen=True)
+class Pass(Record):
+    """The pass button (or a referee entry) for a seat (R-PLAY-1)."""
+
+    TYPE: ClassVar[str] = "pass"
+    seat: str = "E"
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Pass:
+        return cls(_time(obj, cls.TYPE), _seat(obj, cls.TYPE))
+
+
+@dataclass(frozen=True)
+class Report(Record):
+    """报牌: the seat states its number of cards left (R-REPORT-1)."""
+
+    TYPE: ClassVar[str] = "report"
+    seat: str = "E"
+    count: int = 0
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Report:
+        count = _int(_need(obj, "count", cls.TYPE), cls.TYPE, "count", 0, 27)
+        return cls(_time(obj, cls.TYPE), _seat(obj, cls.TYPE), count)
+
+
+@dataclass(frozen=True)
+class Clear(Record):
+    """The trick's cards went to the discard areas (informational, R-PLAY-4)."""
+
+    TYPE: ClassVar[str] = "clear"
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Clear:
+        return cls(_time(obj, cls.TYPE))
+
+
+@dataclass(frozen=True)
+class Tick(Clear):
+    """Time passes; lets overtime be found when nothing else happens (R-TIME-3)."""
+
+    TYPE: ClassVar[str] = "tick"
+
+
+@dataclass(frozen=True)
+class Ruling(Record):
+    """The referee confirms or dismisses a flag; ``stop_next``: the violator's 下家 stops the
+    violator's next play (R-PEN infraction consequence)."""
+
+    TYPE: ClassVar[str] = "ruling"
+    flag: int = 0
+    decision: str = "confirm"
+    stop_next: bool = False
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Ruling:
+        kind = cls.TYPE
+        flag = _int(_need(obj, "flag", kind), kind, "flag", 1, 10**9)
+        decision = _need(obj, "decision", kind)
+        if decision not in ("confirm", "dismiss"):
+            raise EventError(f"ruling: field 'decision' must be confirm or dismiss, got {decision!r}")
+        stop_next = obj.get("stop_next", False)
+        if not isinstance(stop_next, bool):
+            raise EventError(f"ruling: field 'stop_next' must be true or false, got {stop_next!r}")
+        return cls(_time(obj, kind), flag, decision, stop_next)
+
+
+# ---------------------------------------------------------------------------------------------
+# Outputs
+
+
+@dataclass(frozen=True)
+class Output(Record):
+    """A record written by the referee, not by a source."""
+
+    IS_INPUT: ClassVar[bool] = False
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Output:
+        try:
+            values = {f.name: obj.get(cls.JSON_NAMES.get(f.name, f.name), f.default) for f in fields(cls)}
+            values["t"] = _time(obj, cls.TYPE)
+            for f in fields(cls):
+                if isinstance(values[f.name], list):
+                    values[f.name] = tuple(values[f.name])
+            return cls(**values)
+        except TypeError as err:
+            raise EventError(f"{cls.TYPE}: {err}") from err
+
+
+@dataclass(frozen=True)
+class Flag(Output):
+    """A proposed penalty or an anomaly (EVENTS.md offence codes), with the rule it cites."""
+
+    TYPE: ClassVar[str] = "flag"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"cards"})
+    id: int = 0
+    seat: str | None = None
+    side: str | None = None
+    offence: str = ""
+    rule: str = ""
+    penalty: str = ""
+    detail: str = ""
+    detail_zh: str = ""
+    cards: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Penalty(Output):
+    """A confirmed step on a side's penalty ladder, escalations included (R-PEN)."""
+
+    TYPE: ClassVar[str] = "penalty"
+    side: str = ""
+    penalty: str = ""
+    reason: str = ""
+    flags: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Countdown(Output):
+    """A clock started for a seat (R-TIME); also sent to the timer device."""
+
+    TYPE: ClassVar[str] = "countdown"
+    seat: str = ""
+    action: str = ""
+    limit: float = 0.0
+    deadline: float = 0.0
+
+
+@dataclass(frozen=True)
+class DealEnd(Output):
+    """The result of a deal (R-PLAY-3, R-UP-1/2)."""
+
+    TYPE: ClassVar[str] = "deal_end"
+    deal: int = 0
+    order: tuple[str | None, ...] = ()
+    side_up: str | None = None
+    levels_up: int = 0
+    levels: dict[str, str] = field(default_factory=dict)
+    next_level: str = "2"
+    foul: bool = False
+
+
+@dataclass(frozen=True)
+class MatchEnd(Output):
+    """The result of a match (R-MATCH-1/2)."""
+
+    TYPE: ClassVar[str] = "match_end"
+    winner: str = "draw"
+    levels: dict[str, str] = field(default_factory=dict)
+    points: dict[str, int] = field(default_factory=dict)
+    level_diff_points: dict[str, int] = field(default_factory=dict)
+    levels_gained: dict[str, int] = field(default_factory=dict)
+    levels_conceded: dict[str, int] = field(default_factory=dict)
+    reason: str = ""
+
+
+INPUT_TYPES: dict[str, type[Record]] = {
+    cls.TYPE: cls for cls in (MatchStart, DealStart, Tribute, Return, PlayCards, Pass, Report, Clear, Tick, Ruling)
+}
+OUTPUT_TYPES: dict[str, type[Record]] = {cls.TYPE: cls for cls in (Flag, Penalty, Countdown, DealEnd, MatchEnd)}
+RECORD_TYPES: dict[str, type[Record]] = INPUT_TYPES | OUTPUT_TYPES
+
+InputEvent = MatchStart | DealStart | Tribute | Return | PlayCards | Pass | Report | Clear | Tick | Ruling
+
+
+def parse_record(obj: Any) -> Record:
+    """Read one log record (input event or output) from its JSON object."""
+    if not isinstance(obj, Mapping):
+        raise EventError(f"a log line must be a JSON object, got {type(obj).__name__}")
+    kind = obj.get("type")
+    cls = RECORD_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise EventError(f"unknown event type {kind!r}; expected one of {', '.join(RECORD_TYPES)}")
+    return cls.from_json(obj)
+
+
+def parse_line(line: str) -> Record:
+    """Read one JSON line of a table log; :class:`EventError` says what is wrong with it."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise EventError(f"not JSON: {err.msg} at column {err.colno}") from err
+    return parse_record(obj)
