@@ -1,0 +1,81 @@
+"""One live table: its feed, its own ``TableReferee``, an optional camera, and the console's
+entries (rulings, manual plays) queued from the GUI thread.
+
+The referee is fed only here, in the engine's thread; the GUI never calls it (STYLE.md). An
+entry made at the console carries the table time the referee saw then; by the time it is fed the
+table may have moved on, so it is stamped with the referee's current time, never earlier (the
+referee flags time going backwards).
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+
+from referee_station.console.live.feed import FrameSource, TableFeed
+from referee_station.console.models.update import TableUpdate
+from referee_station.table.events import Flag, Record
+from referee_station.table.referee import TableReferee
+
+
+class TableRunner:
+    """Feeds one table's referee and returns a ``TableUpdate`` per event."""
+
+    def __init__(
+        self,
+        name: str,
+        feed: TableFeed,
+        *,
+        camera: FrameSource | None = None,
+        auto_confirm: bool = False,
+    ) -> None:
+        self.name = name
+        self.referee = TableReferee(auto_confirm=auto_confirm)
+        self.camera = camera
+        self.who_auto = "auto" if auto_confirm else "table"
+        self._events: Iterator[Record] = iter(feed)
+        self._next: Record | None = next(self._events, None)
+        self._entries: queue.SimpleQueue[tuple[Record, str]] = queue.SimpleQueue()
+
+    @property
+    def next_t(self) -> float | None:
+        """Table time of the next feed event; ``None`` when the feed is over."""
+        return None if self._next is None else self._next.t
+
+    def submit(self, event: Record, who: str) -> None:
+        """Queue a console entry (any thread); it is fed on the next ``drain``."""
+        self._entries.put((event, who))
+
+    def step(self) -> TableUpdate:
+        """Feed the next event of the table's own sources."""
+        event = self._next
+        assert event is not None, "step() after the feed ended"
+        self._next = next(self._events, None)
+        return self._feed(event, "table")
+
+    def drain(self) -> list[TableUpdate]:
+        """Feed the queued console entries, in the order they were made."""
+        updates = []
+        while True:
+            try:
+                event, who = self._entries.get_nowait()
+            except queue.Empty:
+                return updates
+            updates.append(self._feed(replace(event, t=max(event.t, self.referee.now)), who))
+
+    def _feed(self, event: Record, who: str) -> TableUpdate:
+        outputs = tuple(self.referee.feed(event))
+        frame = None
+        if self.camera is not None and (event.TYPE == "play" or any(isinstance(o, Flag) for o in outputs)):
+            frame = self.camera.frame(event.t)
+        return TableUpdate(
+            table=self.name,
+            event=event,
+            outputs=outputs,
+            snapshot=self.referee.snapshot(),
+            who=who,
+            produced=time.monotonic(),
+            frame=frame,
+        )
