@@ -18,7 +18,10 @@ def test_flags_wait_in_the_queue_and_colour_the_tile():
     wired = Wired({"T1": one_deal_with_flags()})
     wired.run()
     pending = [(a.flag.seat, a.flag.offence, a.flag.rule, a.flag.penalty) for a in wired.model.alerts.pending]
-    assert pending == [("S", "out_of_turn_play", "R-PLAY-1", "infraction"), ("N", "out_of_turn_pass", "R-PLAY-1", "warning")]
+    assert pending == [
+        ("S", "out_of_turn_play", "R-PLAY-1", "infraction"),
+        ("N", "out_of_turn_pass", "R-PLAY-1", "warning"),
+    ]
     table = wired.model.table("T1")
     assert tile_of(table, table.last_wall or 0.0).state == "infraction"
     alert = wired.model.alerts.pending[0]
