@@ -85,6 +85,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "winner": ("胜方", "winner"),
     "points": ("得分", "points"),
     "sheet_deal": ("副", "deal"),
+    "trick": ("轮", "trick"),
+    "ruled_confirm": ("确认", "confirmed"),
+    "ruled_dismiss": ("驳回", "dismissed"),
+    "stopped": ("停下一次出牌", "next play stopped"),
+    "card_or_count": ("牌或张数，如 3s 3h 或 5", "cards or count, e.g. 3s 3h or 5"),
+    "typed": ("或直接输入，如 “东 3s 3h”、“南 不要”、“西 报 5”", "or type, e.g. 'E 3s 3h', 'S pass', 'W report 5'"),
     "sheet_time": ("时间 (秒)", "time (s)"),
 }
 
