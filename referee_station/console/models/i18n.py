@@ -40,6 +40,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "table": ("牌桌", "Table"),
     "alerts": ("待裁决", "Alerts"),
     "register": ("判罚记录", "Penalty register"),
+    "rulings": ("已裁决", "Rulings"),
     "audit": ("裁决审计", "Audit trail"),
     "ladder": ("罚则阶梯", "Ladder"),
     "manual": ("手动录入", "Manual entry"),

@@ -124,7 +124,7 @@ class TableModel:
             self.sides = {side: ev.sides.get(side, side) for side in ("EW", "NS")}
         elif isinstance(ev, DealStart):
             self.history, self.trick, self.trick_cards = [], 0, {}
-        elif isinstance(ev, Clear):
+        elif type(ev) is Clear:  # not a Tick (a subclass): the trick's cards went to the discards
             self.trick_cards = {}
         elif isinstance(ev, (PlayCards, Pass)):
             self._action(ev, before, void)

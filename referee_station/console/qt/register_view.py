@@ -80,7 +80,7 @@ class RegisterView(QWidget):
         ):
             widget.setHorizontalHeaderLabels([tr(c, lang) for c in columns])
             widget.setRowCount(0)
-        for title, key in zip(self.titles, ("alerts", "register", "audit"), strict=True):
+        for title, key in zip(self.titles, ("rulings", "register", "audit"), strict=True):
             title.setText(f"<b>{tr(key, lang)}</b>")
         self.redraw()
 
