@@ -152,3 +152,34 @@ def test_window_switches_language(qtbot):
     assert window.windowTitle() == "Guandan referee station"
     assert "out-of-turn play" in window.alerts.list.item(0).text()
     assert window.alerts.confirm_button.text() == "Confirm (Enter)"
+
+
+class FakeCamera:
+    """A table camera that returns a flat grey image and counts the frames asked for."""
+
+    def __init__(self) -> None:
+        self.asked: list[float] = []
+
+    def frame(self, t):
+        import numpy as np
+
+        self.asked.append(t)
+        return np.full((90, 160, 3), 128, dtype=np.uint8)
+
+
+def test_the_camera_frame_of_the_flag_is_shown(qtbot):
+    from referee_station.console.live.runner import TableRunner
+
+    camera = FakeCamera()
+    wired = Wired({})
+    runner = TableRunner("T1", one_deal_with_flags()[:4], camera=camera)
+    wired.hall.runners["T1"] = runner
+    alerts, table = AlertView(wired.model), TableView()
+    qtbot.addWidget(alerts)
+    qtbot.addWidget(table)
+    wired.run()
+    table.set_model(wired.model.table("T1"))
+    assert camera.asked == [2.0, 3.0]  # S's play (flagged) and N's pass (flagged): frames of those moments
+    assert wired.model.alerts.pending[0].frame.shape == (90, 160, 3)
+    assert not alerts.frame.pixmap().isNull()
+    assert not table.grab().isNull()
