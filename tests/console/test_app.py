@@ -18,6 +18,6 @@ def test_engine_thread_feeds_the_window_and_takes_rulings(qtbot):
     app.window.alerts.confirm()
     qtbot.waitUntil(lambda: bool(app.model.register.penalties.get("T2")), timeout=5000)
     assert app.model.register.penalties["T2"][0].penalty == "warning"
-    assert app.engine.isRunning()
+    assert app.engine.is_running()
     app.stop()
-    assert not app.engine.isRunning()
+    assert not app.engine.is_running()

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 from referee_station.console.live.hall import LiveHall
 from referee_station.console.live.runner import TableRunner
 from referee_station.console.models.console import ConsoleModel
-from referee_station.console.qt.engine import EngineThread
+from referee_station.console.qt.engine import Engine
 from referee_station.console.qt.window import ConsoleWindow
 
 
@@ -22,7 +22,7 @@ class ConsoleApp:
         self.hall = LiveHall([TableRunner(name, events) for name, events in feeds], speed)
         self.model.send.connect(lambda table, event, who: self.hall.runners[table].submit(event, who))
         self.window = ConsoleWindow(self.model)
-        self.engine = EngineThread(self.hall)
+        self.engine = Engine(self.hall)
         self.engine.updates.connect(self.apply)
 
     def apply(self, updates: list) -> None:

@@ -1,43 +1,76 @@
-"""The live hall in a worker thread: referees, feeds and cameras run here, never on the GUI
-thread; batches of ``TableUpdate``s reach the GUI through a queued Qt signal, and the console's
-rulings and manual entries come back through each runner's thread-safe queue."""
+"""The live hall in a worker thread: referees, feeds and cameras run there, never on the GUI
+thread. Batches of ``TableUpdate``s cross to the GUI through a queue that a 10 ms GUI timer
+empties (STYLE.md: workers reach the GUI through signals or queues), and the console's rulings and
+manual entries go back through each runner's queue. The worker holds no Qt object at all, so
+nothing Qt is ever touched from two threads; the poll costs a few µs and adds at most 10 ms.
+"""
 
 from __future__ import annotations
 
-import time
+import queue
+import threading
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from referee_station.console.live.hall import LiveHall
 
 POLL_S = 0.02
-"""Longest sleep between two looks at the console's entries (a ruling waits at most this long)."""
+"""Longest sleep of the worker between two looks at the console's entries."""
+PUMP_MS = 10
+"""GUI-side poll of the queue: adds at most this much to the flag-to-screen latency."""
 BATCH = 500
-"""Most updates per signal when the hall runs unpaced."""
+"""Most updates per batch when the hall runs unpaced."""
 
 
-class EngineThread(QThread):
-    """Plays a ``LiveHall``; emits ``updates(list[TableUpdate])`` and ``finished_hall()``."""
+class Engine(QObject):
+    """Plays a ``LiveHall`` in a worker thread; emits ``updates(list[TableUpdate])`` and
+    ``finished_hall()`` on the GUI thread."""
 
-    updates = Signal(list)
+    updates = Signal(object)
     finished_hall = Signal()
 
     def __init__(self, hall: LiveHall) -> None:
         super().__init__()
         self.hall = hall
-        self._stop = False
+        self._batches: queue.SimpleQueue[list | None] = queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._worker = threading.Thread(target=self._run, name="live-hall", daemon=True)
+        self._pump = QTimer(self)
+        self._pump.timeout.connect(self._deliver)
+
+    def start(self) -> None:
+        self._worker.start()
+        self._pump.start(PUMP_MS)
+
+    def is_running(self) -> bool:
+        return self._worker.is_alive()
 
     def stop(self) -> None:
-        self._stop = True
-        self.wait()
+        """Stop the worker and wait for it (safe to call twice)."""
+        self._stop.set()
+        if self._worker.is_alive():
+            self._worker.join()
+        self._pump.stop()
 
-    def run(self) -> None:
+    def _run(self) -> None:
+        """Until stopped: rulings still arrive after the tables' feeds have ended."""
         announced = False
-        while not self._stop:
+        while not self._stop.is_set():
             batch = self.hall.due(BATCH)
             if batch:
-                self.updates.emit(batch)
+                self._batches.put(batch)
             if self.hall.done and not announced:
                 announced = True
+                self._batches.put(None)
+            self._stop.wait(POLL_S if self.hall.done else max(0.001, min(POLL_S, self.hall.wait())))
+
+    def _deliver(self) -> None:
+        while True:
+            try:
+                batch = self._batches.get_nowait()
+            except queue.Empty:
+                return
+            if batch is None:
                 self.finished_hall.emit()
-            time.sleep(POLL_S if self.hall.done else max(0.001, min(POLL_S, self.hall.wait())))
+            else:
+                self.updates.emit(batch)
