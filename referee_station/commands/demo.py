@@ -25,6 +25,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--log", type=Path, action="append", help="replay a recorded table log instead (repeatable)")
     parser.add_argument("--headless", action="store_true", help="terminal timeline even when a display is there")
     parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="console language (default zh)")
+    parser.add_argument("--referee", default="referee", help="name the audit trail gives the console's rulings")
     parser.set_defaults(func=run)
 
 
@@ -49,4 +50,4 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from referee_station.console.qt.app import run_console
 
-    return run_console(feeds, args.speed, args.lang)
+    return run_console(feeds, args.speed, args.lang, args.referee)

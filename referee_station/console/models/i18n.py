@@ -41,6 +41,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "alerts": ("待裁决", "Alerts"),
     "register": ("判罚记录", "Penalty register"),
     "rulings": ("已裁决", "Rulings"),
+    "feeds_ended": (
+        "所有牌桌的比赛已结束，仍可裁决和导出",
+        "every table's match is over; rulings and exports still work",
+    ),
     "audit": ("裁决审计", "Audit trail"),
     "ladder": ("罚则阶梯", "Ladder"),
     "manual": ("手动录入", "Manual entry"),

@@ -17,13 +17,16 @@ from referee_station.console.qt.window import ConsoleWindow
 class ConsoleApp:
     """Window, models and engine thread wired together; ``start`` begins the live hall."""
 
-    def __init__(self, feeds: Sequence[tuple[str, Sequence]], speed: float, lang: str = "zh") -> None:
-        self.model = ConsoleModel(referee="referee", lang=lang)
+    def __init__(
+        self, feeds: Sequence[tuple[str, Sequence]], speed: float, lang: str = "zh", referee: str = "referee"
+    ) -> None:
+        self.model = ConsoleModel(referee=referee, lang=lang)
         self.hall = LiveHall([TableRunner(name, events) for name, events in feeds], speed)
         self.model.send.connect(lambda table, event, who: self.hall.runners[table].submit(event, who))
         self.window = ConsoleWindow(self.model)
         self.engine = Engine(self.hall)
         self.engine.updates.connect(self.apply)
+        self.engine.finished_hall.connect(self.window.feeds_ended)
 
     def apply(self, updates: list) -> None:
         """GUI thread: land a batch of updates in the models (the views follow their signals)."""
@@ -40,10 +43,10 @@ class ConsoleApp:
         self.window.close()
 
 
-def run_console(feeds: Sequence[tuple[str, Sequence]], speed: float, lang: str = "zh") -> int:
+def run_console(feeds: Sequence[tuple[str, Sequence]], speed: float, lang: str = "zh", referee: str = "referee") -> int:
     """Open the console over the live tables; returns when the window is closed."""
     qt = QApplication.instance() or QApplication(sys.argv[:1])
-    app = ConsoleApp(feeds, speed, lang)
+    app = ConsoleApp(feeds, speed, lang, referee)
     app.start()
     code = qt.exec()
     app.engine.stop()

@@ -64,6 +64,10 @@ class ConsoleWindow(QMainWindow):
         for view in (self.register, self.manual, self.sheet):
             view.set_table(table)
 
+    def feeds_ended(self) -> None:
+        """Every table's feed is over; flags can still be ruled and sheets exported."""
+        self.statusBar().showMessage(tr("feeds_ended", self.model.lang))
+
     def toggle_language(self) -> None:
         self.model.set_language("en" if self.model.lang == "zh" else "zh")
 
