@@ -11,7 +11,8 @@ from referee_station.console.live.feed import jsonl_feed
 from referee_station.console.models.hall import tile_of
 from referee_station.console.models.manual import ManualEntryError, parse_entry
 from referee_station.table.events import Pass, PlayCards, Report, Return, Tribute
-from tests.console.helpers import Wired, one_deal_with_flags, two_warnings
+from tests.console.helpers import RecordingTable, Wired, one_deal_with_flags, two_warnings
+from tests.table.helpers import east_west_sweep
 
 
 def test_flags_wait_in_the_queue_and_colour_the_tile():
@@ -84,6 +85,8 @@ def test_hall_sorts_worst_first_and_filters():
     assert [t.table for t in hall.tiles(now, frozenset({"warning"}))] == ["T2"]
     assert [t.table for t in hall.tiles(now, text="3")] == ["T3"]
     assert {t.state for t in hall.tiles(now + 60)} == {"offline"}
+    hall.tables["T3"].health["camera"] = False
+    assert hall.tiles(now, text="3")[0].state == "offline"
     tile = hall.tiles(now, text="3")[0]
     assert (tile.to_act, tile.action, tile.deal) == ("E", "lead", 1)
 
@@ -123,3 +126,15 @@ def test_a_recorded_log_is_a_feed(tmp_path):
     path = tmp_path / "t.jsonl"
     path.write_text('{"t":0,"type":"match","sides":{}}\n{"t":1,"type":"flag","id":1,"offence":"x"}\n\n')
     assert [r.TYPE for r in jsonl_feed(path)] == ["match"]
+
+
+def test_a_finished_match_is_quiet_not_offline():
+    table = RecordingTable(rules={"length_deals": 1})
+    table.deal("E")
+    east_west_sweep(table)
+    wired = Wired({"T1": table.records})
+    wired.run()
+    model = wired.model.table("T1")
+    assert model.match_end is not None and model.match_end.winner == "EW"
+    assert tile_of(model, (model.last_wall or 0.0) + 60).state == "normal"
+    assert "EW" in wired.model.sheet.sheet("T1").result_line("en")
