@@ -162,6 +162,11 @@ class TableView(QWidget):
         for result in model.results:
             if result.side_up:
                 score[result.side_up] += 1
+        clock = model.clock()
+        running = ""
+        if clock is not None:
+            seat, action, left = clock
+            running = f" · {tr('to_act', lang)} {tr(seat, lang)} {tr(action, lang)} {left:.0f}s"
         points = ""
         if model.match_end is not None:
             points = (
@@ -171,7 +176,7 @@ class TableView(QWidget):
             f"<b>{model.table}</b> · {model.sides['EW']} ({tr('EW', lang)}) {model.levels.get('EW')} — "
             f"{model.sides['NS']} ({tr('NS', lang)}) {model.levels.get('NS')} · "
             f"{tr('deal', lang, n=deal.get('number', 0))} {tr('level', lang)} {deal.get('level', '')} · "
-            f"{tr('score', lang)} {score['EW']}:{score['NS']}{points}"
+            f"{tr('score', lang)} {score['EW']}:{score['NS']}{points}{running}"
         )
 
     def _fill_seats(self, model: TableModel) -> None:
