@@ -72,10 +72,20 @@ def test_infraction_with_the_stop_next_choice(qtbot):
 
 
 def test_keyboard_shortcuts(qtbot):
-    view = AlertView(Wired({}).model)
+    wired = Wired({"T1": two_warnings()})
+    view = AlertView(wired.model)
     qtbot.addWidget(view)
-    keys = {a.shortcut().toString() for a in (view.confirm_action, view.dismiss_action, view.next_action)}
-    assert keys == {"Return", "Del", "N"}
+    view.show()
+    view.windowHandle().requestActivate()
+    qtbot.waitUntil(view.isActiveWindow)
+    wired.run()
+    assert view.current_key() == ("T1", 1)
+    qtbot.keyClick(view.list, Qt.Key.Key_N)
+    assert view.current_key() == ("T1", 2)
+    qtbot.keyClick(view.list, Qt.Key.Key_Delete)
+    assert [(a.flag.id, a.decision) for a in wired.model.alerts.answered] == [(2, "dismiss")]
+    qtbot.keyClick(view.list, Qt.Key.Key_Return)
+    assert [(a.flag.id, a.decision) for a in wired.model.alerts.answered] == [(2, "dismiss"), (1, "confirm")]
 
 
 def test_manual_entry_produces_the_right_event(qtbot):
