@@ -138,3 +138,14 @@ def test_a_finished_match_is_quiet_not_offline():
     assert model.match_end is not None and model.match_end.winner == "EW"
     assert tile_of(model, (model.last_wall or 0.0) + 60).state == "normal"
     assert "EW" in wired.model.sheet.sheet("T1").result_line("en")
+
+
+def test_the_stop_next_choice_reaches_the_referee():
+    wired = Wired({"T1": one_deal_with_flags()[:4]})  # S played out of turn (infraction), N passed out of turn
+    wired.run()
+    wired.model.rule(("T1", 1), "confirm", stop_next=True)
+    wired.run()
+    table = wired.model.table("T1")
+    assert table.deal["stopped"] == ["S"]  # the 下家 E stops S's next play (RULES.md section 9)
+    assert wired.model.register.audit[-1].what == "confirm flag 1 (stop next)"
+    assert wired.model.alerts.answered[-1].stop_next
