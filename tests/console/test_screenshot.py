@@ -25,6 +25,7 @@ def test_console_screenshot(qtbot):
     tables = simulated_tables(4, seed=11, deals=2, violations=0.04)
     runners = [TableRunner(t.name, [e for e in t.events if e.t <= UNTIL]) for t in tables]
     model = ConsoleModel(referee="张裁判")
+    model.register.clock = lambda: "2026-05-16 14:03:27"  # a fixed audit time: the picture changes only with the code
     hall = LiveHall(runners, speed=0)
     model.send.connect(lambda table, event, who: hall.runners[table].submit(event, who))
     window = ConsoleWindow(model)
