@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -46,6 +47,9 @@ class ConsoleApp:
 def run_console(feeds: Sequence[tuple[str, Sequence]], speed: float, lang: str = "zh", referee: str = "referee") -> int:
     """Open the console over the live tables; returns when the window is closed."""
     qt = QApplication.instance() or QApplication(sys.argv[:1])
+    signal.signal(
+        signal.SIGINT, signal.SIG_DFL
+    )  # Ctrl+C in the terminal ends the demo (Qt's loop holds Python's handler)
     app = ConsoleApp(feeds, speed, lang, referee)
     app.start()
     code = qt.exec()
