@@ -7,6 +7,7 @@ import csv
 from PySide6.QtCore import Qt
 
 from referee_station.console.qt.alert_view import AlertView
+from referee_station.console.qt.export import sheet_html
 from referee_station.console.qt.hall_view import HallView
 from referee_station.console.qt.manual_view import ManualEntryView
 from referee_station.console.qt.register_view import RegisterView
@@ -118,6 +119,8 @@ def test_export_files_hold_the_match(qtbot, tmp_path):
     rows = list(csv.reader((tmp_path / "t1.csv").read_text(encoding="utf-8-sig").splitlines()))
     assert rows[0][:2] == ["比赛记录表", "T1"]
     assert rows[2][:4] == ["1", "2", "东 西 — —", "东西 +3"]
+    html = sheet_html(wired.model.sheet.sheet("T1"), "en")
+    assert "<td>E W — —</td><td>EW +3</td><td>5</td><td>2</td>" in html and "Record sheet — T1" in html
     view.export_pdf(tmp_path / "t1.pdf")
     pdf = (tmp_path / "t1.pdf").read_bytes()
     assert pdf.startswith(b"%PDF") and b"/Font" in pdf and len(pdf) > 2000
@@ -133,6 +136,8 @@ def test_hall_grid_sorts_and_filters(qtbot):
     assert "违例" in view.tiles["T2"].text() and "正常" in view.tiles["T1"].text()
     view.text_filter.setText("1")
     assert view.order == ["T1"]
+    wired.model.set_language("en")
+    assert "normal" in view.tiles["T1"].text() and "to act E lead" in view.tiles["T1"].text()
     seen = []
     view.table_selected.connect(seen.append)
     qtbot.mouseClick(view.tiles["T1"], Qt.MouseButton.LeftButton)
