@@ -25,13 +25,9 @@ def tile_html(tile: Tile, lang: str) -> str:
     """A tile's text: table and state, seat to act with its clock, levels, deal, units, age."""
     clock = ""
     if tile.to_act:
-        left = (
-            ""
-            if tile.remaining is None
-            else f" {tile.remaining:+.0f}s"
-            if tile.remaining < 0
-            else f" {tile.remaining:.0f}s"
-        )
+        left = ""
+        if tile.remaining is not None:  # negative, signed, in the 读秒 grace (R-TIME-3)
+            left = f" {tile.remaining:+.0f}s" if tile.remaining < 0 else f" {tile.remaining:.0f}s"
         clock = f"{tr('to_act', lang)} {tr(tile.to_act, lang)} {tr(tile.action or '', lang)}{left}"
     units = " ".join(("✔" if ok else "✘") + tr(unit, lang) for unit, ok in tile.health.items())
     age = "—" if tile.age is None else f"{tile.age:.0f}s"
