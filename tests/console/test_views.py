@@ -198,3 +198,21 @@ def test_the_camera_frame_of_the_flag_is_shown(qtbot):
     assert wired.model.alerts.pending[0].frame.shape == (90, 160, 3)
     assert not alerts.frame.pixmap().isNull()
     assert not table.grab().isNull()
+
+
+class DeadCamera(FakeCamera):
+    def frame(self, t):
+        self.asked.append(t)
+
+
+def test_a_camera_without_image_takes_the_tile_offline(qtbot):
+    from referee_station.console.live.runner import TableRunner
+
+    wired = Wired({})
+    wired.hall.runners["T1"] = TableRunner("T1", one_deal_with_flags()[:4], camera=DeadCamera())
+    view = HallView(wired.model)
+    qtbot.addWidget(view)
+    wired.run()
+    view.refresh()
+    assert wired.model.table("T1").health == {"camera": False, "timer": True, "seats": True}
+    assert "离线" in view.tiles["T1"].text() and "✘摄像头" in view.tiles["T1"].text()

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from referee_station.console.live.feed import FrameSource, TableFeed
-from referee_station.console.models.update import TableUpdate
+from referee_station.console.models.update import HEALTH_UNITS, TableUpdate
 from referee_station.table.events import Flag, Record
 from referee_station.table.referee import TableReferee
 
@@ -38,6 +38,8 @@ class TableRunner:
         self._events: Iterator[Record] = iter(feed)
         self._next: Record | None = next(self._events, None)
         self._entries: queue.SimpleQueue[tuple[Record, str]] = queue.SimpleQueue()
+        self.health: dict[str, bool] = dict.fromkeys(HEALTH_UNITS, True)
+        """Health of the table's units as last seen (the devices' link status joins when they land)."""
 
     @property
     def next_t(self) -> float | None:
@@ -70,6 +72,7 @@ class TableRunner:
         frame = None
         if self.camera is not None and (event.TYPE == "play" or any(isinstance(o, Flag) for o in outputs)):
             frame = self.camera.frame(event.t)
+            self.health["camera"] = frame is not None  # a camera that gives no image is down: tile 离线
         return TableUpdate(
             table=self.name,
             event=event,
@@ -78,4 +81,5 @@ class TableRunner:
             who=who,
             produced=time.monotonic(),
             frame=frame,
+            health=dict(self.health),
         )
