@@ -20,6 +20,7 @@ Script language (one command a line, ``#`` starts a comment; also typed at the k
     mute 2              the hub hangs for 2 s: port open, nothing sent or answered
     noise 40            40 random bytes on the line
     corrupt 2           the next 2 frames sent go out with a broken CRC
+    loseack 1           the next acknowledgement from the station is lost (the hub sends the event again)
     state               print the timer and seat displays
     quit                stop the emulator
 """
@@ -164,6 +165,7 @@ class Emulator:
         self._replug_at: float | None = None
         self._mute_until = 0.0
         self._corrupt_next = 0
+        self._lose_acks = 0
         self._wake_r, self._wake_w = os.pipe()
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"emulator {table}", daemon=True)
@@ -222,6 +224,11 @@ class Emulator:
         """Break the CRC of the next ``frames`` frames sent (the station must skip and recover them)."""
         self._post(lambda: setattr(self, "_corrupt_next", self._corrupt_next + frames))
 
+    def lose_acks(self, count: int = 1) -> None:
+        """Lose the next ``count`` acknowledgements from the station: the hub retransmits an event that
+        did arrive, and the station must recognise the duplicate."""
+        self._post(lambda: setattr(self, "_lose_acks", self._lose_acks + count))
+
     def describe(self) -> str:
         timer = self.timer
         if timer.countdown is None:
@@ -255,6 +262,8 @@ class Emulator:
                 self.noise(int(args[0]))
             elif command == "corrupt" and len(args) <= 1:
                 self.corrupt(int(args[0]) if args else 1)
+            elif command == "loseack" and len(args) <= 1:
+                self.lose_acks(int(args[0]) if args else 1)
             elif command == "state" and not args:
                 self._log(self.describe())
             elif command == "quit" and not args:
@@ -447,6 +456,9 @@ class Emulator:
             self._send(SyncReply(message.token, self.device_us()), BROADCAST)
             return
         if isinstance(message, Ack):
+            if self._lose_acks:
+                self._lose_acks -= 1
+                return
             if self._outbox.acknowledge(message.seq) is not None:
                 self.stats.events_acked += 1
             return

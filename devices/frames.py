@@ -48,12 +48,12 @@ def cobs_encode(data: bytes) -> bytes:
 
 def cobs_decode(data: bytes) -> bytes:
     """Undo :func:`cobs_encode`; raises ``ValueError`` on a 0x00 or a block that runs past the end."""
+    if 0 in data:
+        raise ValueError("0x00 inside a COBS frame")
     out = bytearray()
     pos, end = 0, len(data)
     while pos < end:
         code = data[pos]
-        if code == 0:
-            raise ValueError("0x00 inside a COBS block")
         stop = pos + code
         if stop > end:
             raise ValueError("COBS block runs past the end of the frame")
@@ -125,10 +125,11 @@ class ParserStats:
 class FrameParser:
     """Incremental, I/O-free frame parser: ``feed(bytes) -> list[Frame]``.
 
-    Invariants: every byte fed ends up in a returned frame, in ``stats.garbage_bytes``, or still
-    buffered (at most :data:`MAX_ENCODED` bytes); a chunk between two delimiters that is not a good
-    frame is counted once, in ``bad_crc`` (the body decodes but the checksum fails), ``malformed``
-    (bad COBS, too short, unknown flags) or ``oversized`` (no delimiter within ``MAX_ENCODED`` bytes).
+    Invariants: every byte fed other than a 0x00 delimiter ends up in a returned frame, in
+    ``stats.garbage_bytes``, or still buffered (at most :data:`MAX_ENCODED` bytes); a chunk between
+    two delimiters that is not a good frame is counted once, in ``bad_crc`` (the body decodes but
+    the checksum fails), ``malformed`` (bad COBS, too short, unknown flags) or ``oversized`` (no
+    delimiter within ``MAX_ENCODED`` bytes).
     """
 
     stats: ParserStats = field(default_factory=ParserStats)
