@@ -131,6 +131,8 @@ class Emulator:
         buffer_size: int = 64,
         log: Callable[[str], None] | None = None,
     ) -> None:
+        if clock_offset < 0:
+            raise ValueError("the hub's clock counts up from its power-up: clock_offset must be >= 0")
         self.table = table
         self._tmpdir: tempfile.TemporaryDirectory[str] | None = None
         if link is None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import logging
 import queue
 import random
 import threading
@@ -55,6 +56,7 @@ from devices.messages import (
 from devices.reliable import DuplicateFilter, Outbox, SequenceCounter
 
 FIRMWARE = "station-0.1"
+log = logging.getLogger(__name__)
 
 
 class LinkStatus(enum.Enum):
@@ -115,6 +117,7 @@ class LinkStats:
     silent_hub: int = 0
     device_dropped: int = 0
     events: int = 0
+    callback_errors: int = 0
 
     def snapshot(self) -> LinkStats:
         return dataclasses.replace(self)
@@ -438,7 +441,11 @@ class Link:
 
     def _deliver(self, item: Received) -> None:
         self._count(events=1)
-        self._on_message(item)
+        try:
+            self._on_message(item)
+        except Exception:  # a failing consumer must not take the link down with it; it is logged and counted
+            self._count(callback_errors=1)
+            log.exception("on_message failed for %s from unit %d", item.message, item.unit)
 
     def _check_connected(self) -> None:
         if self._status is LinkStatus.CONNECTED or not (self._hello_seen and self.clock.synced):

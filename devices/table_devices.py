@@ -140,7 +140,7 @@ class TableDevices:
     def _received(self, item: Received) -> None:
         message = item.message
         if item.local_time is None:
-            return
+            raise ProtocolError(f"untimed {type(message).__name__} from unit {item.unit}")
         t = round(self.table_time(item.local_time), 3)
         if isinstance(message, PassPressed):
             self._on_event({"t": t, "type": "pass", "seat": message.seat})
