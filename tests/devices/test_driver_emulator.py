@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from devices.emulator import Emulator
-from devices.errors import PortUnavailableError, ProtocolError
+from devices.errors import DeviceTimeoutError, PortUnavailableError, ProtocolError
 from devices.link import Link, LinkConfig, LinkStatus
 from devices.messages import SEAT_UNIT, Action, Beep, Countdown, Show, Stop, UnitType
 from devices.table_devices import TableDevices
@@ -227,3 +227,15 @@ def test_a_failing_consumer_is_counted_and_the_link_goes_on(
         recorder.wait_for(lambda: len(recorder.events) == 2)
         assert devices.stats.callback_errors == 2
         assert "console crashed" in caplog.text
+
+
+def test_an_unacknowledged_command_times_out(emulator: Emulator, recorder: Recorder, table_clock: TableClock) -> None:
+    config = LinkConfig(heartbeat=0.1, silent_after=3.0)
+    with TableDevices(emulator.port, table_clock, recorder.event, config=config) as devices:
+        assert devices.wait_connected(3.0)
+        emulator.mute(1.0)
+        time.sleep(0.05)
+        with pytest.raises(DeviceTimeoutError, match="no acknowledgement after 6 sends"):
+            devices.beep()
+        assert devices.stats.retransmits >= 5 and devices.stats.send_failures == 1
+        assert devices.status is LinkStatus.CONNECTED
