@@ -3,7 +3,8 @@ clock sync and reconnection.
 
 One thread owns the port and is the only one to call ``read`` and ``write`` (the pyserial
 ``threaded`` rule); other threads hand it messages through a queue and wake it with
-``cancel_read()``, so a command goes out at once instead of after the next read timeout. Ports are
+``cancel_read()``, so a command goes out at once instead of after the next read timeout (ports
+without ``cancel_read``, such as ``socket://``, send it within one ``poll``, 20 ms). Ports are
 opened with ``serial.serial_for_url``, so a device path, a pseudo-terminal, ``loop://`` or
 ``socket://`` all work.
 
@@ -440,7 +441,7 @@ class Link:
             with self._stats_lock:
                 self._stats.device_dropped = message.dropped
         elif isinstance(message, Hello):
-            self.units[frame.unit] = message
+            self.units = {**self.units, frame.unit: message}  # copy on write: other threads read it
             self._hello_seen = True
             self._check_connected()
         else:
