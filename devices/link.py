@@ -166,6 +166,7 @@ class Link:
         self._closing = threading.Event()
         self._port: Any = None
         self._port_lock = threading.Lock()
+        self._send_lock = threading.Lock()
         self._boot_id = random.getrandbits(32)
         self._seq = SequenceCounter()
         self._outbox: Outbox[Future[None]] = Outbox(self.config.ack_timeout, self.config.max_attempts)
@@ -214,11 +215,12 @@ class Link:
         except struct.error as err:
             raise ProtocolError(f"{message} cannot be encoded: {err}") from err
         future: Future[None] = Future()
-        if self._status is not LinkStatus.CONNECTED:
-            future.set_exception(PortUnavailableError(f"table hardware {self._status.value}: {self._detail}"))
-            self._count(send_failures=1)
-            return future
-        self._outgoing.put((message, unit, future))
+        with self._send_lock:  # the link thread changes the status under it before failing what is queued
+            if self._status is not LinkStatus.CONNECTED:
+                future.set_exception(PortUnavailableError(f"table hardware {self._status.value}: {self._detail}"))
+                self._count(send_failures=1)
+                return future
+            self._outgoing.put((message, unit, future))
         self._wake()
         return future
 
@@ -228,7 +230,6 @@ class Link:
         self._wake()
         if not self.on_link_thread():
             self._thread.join(timeout=5.0)
-        self._set_status(LinkStatus.CLOSED, "closed by the station")
 
     def __enter__(self) -> Link:
         return self
@@ -257,7 +258,11 @@ class Link:
         changed = status is not self._status or reason != self._reason
         self._status, self._detail, self._reason = status, detail, reason
         if changed and self._on_status is not None:
-            self._on_status(status, detail)
+            try:
+                self._on_status(status, detail)
+            except Exception:  # like on_message: logged and counted, the link goes on
+                self._count(callback_errors=1)
+                log.exception("on_status failed for %s", status)
 
     def _run(self) -> None:
         backoff = self.config.backoff_min
@@ -285,15 +290,21 @@ class Link:
                 reason = str(err)
             except (serial.SerialException, OSError) as err:
                 reason = f"port {self.url} failed: {err}"
+            except Exception as err:  # a bug must not stop the table's link for good: log it, rebuild the link
+                log.exception("devices link to %s failed", self.url)
+                reason = f"internal error: {err!r}"
             finally:
                 with self._port_lock:
                     self._port = None
                     port.close()
-                self._fail_pending(PortUnavailableError(f"link to {self.url} lost: {reason}"))
             if not self._closing.is_set():
                 self._count(disconnects=1)
                 down_since = time.monotonic()
-                self._set_status(LinkStatus.RECONNECTING, reason)
+                with self._send_lock:
+                    self._set_status(LinkStatus.RECONNECTING, reason)
+                self._fail_pending(PortUnavailableError(f"link to {self.url} lost: {reason}"))
+        with self._send_lock:
+            self._set_status(LinkStatus.CLOSED, "closed by the station")
         self._fail_pending(PortUnavailableError("link closed"))
 
     def _open(self) -> Any:
