@@ -314,6 +314,7 @@ class Link:
                 baudrate=self.config.baudrate,
                 timeout=self.config.poll,
                 write_timeout=self.config.write_timeout,
+                exclusive=True,  # a second station on the same port would steal half the frames
             )
         except (serial.SerialException, OSError, ValueError) as err:
             raise PortUnavailableError(f"cannot open {self.url}: {err}") from err

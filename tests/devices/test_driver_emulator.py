@@ -248,3 +248,13 @@ def test_a_value_out_of_range_is_refused_in_the_callers_thread(devices: TableDev
     with pytest.raises(ProtocolError, match="cannot be encoded"):
         devices.send_countdown({"type": "countdown", "seat": "E", "action": "follow", "limit": -1, "deadline": 1.0})
     devices.show("still fine")
+
+
+def test_a_second_station_cannot_share_the_port(devices: TableDevices, emulator: Emulator, recorder: Recorder) -> None:
+    other = Recorder()
+    with TableDevices(emulator.port, time.monotonic, other.event, other.status, config=FAST) as intruder:
+        other.wait_for(lambda: "lock" in intruder.status_detail)
+        assert intruder.status is LinkStatus.CONNECTING
+        emulator.press_pass("E")
+        recorder.wait_for(lambda: len(recorder.events) == 1)
+    assert other.events == []
