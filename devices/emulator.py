@@ -466,17 +466,17 @@ class Emulator:
             return
         if not message.RELIABLE:
             return
+        # carried out first, acknowledged after: an ack means "done" (a duplicate is only acknowledged)
         status = AckStatus.OK if frame.unit == TIMER else AckStatus.REJECTED
-        self._write(self._encode(Ack(frame.seq, status), frame.unit))
         if self._duplicates.seen(frame.seq):
             self.stats.duplicates += 1
-            return
-        if status is AckStatus.REJECTED:
+        elif status is AckStatus.REJECTED:
             self.stats.rejected += 1
-            return
-        self.stats.commands += 1
-        self.commands.append(message)
-        self._apply(message)
+        else:
+            self.stats.commands += 1
+            self.commands.append(message)
+            self._apply(message)
+        self._write(self._encode(Ack(frame.seq, status), frame.unit))
 
     def _apply(self, message: Message) -> None:
         timer = self.timer

@@ -258,3 +258,32 @@ def test_a_second_station_cannot_share_the_port(devices: TableDevices, emulator:
         emulator.press_pass("E")
         recorder.wait_for(lambda: len(recorder.events) == 1)
     assert other.events == []
+
+
+def test_a_port_that_appears_later_is_picked_up(port_path: Path, recorder: Recorder, table_clock: TableClock) -> None:
+    config = LinkConfig(heartbeat=0.1, silent_after=0.5, backoff_min=0.01, backoff_max=0.05, offline_after=0.1)
+    with TableDevices(str(port_path), table_clock, recorder.event, recorder.status, config=config) as devices:
+        recorder.wait_for(lambda: devices.status is LinkStatus.OFFLINE)
+        with Emulator(link=port_path, heartbeat=0.1) as emulator:
+            recorder.wait_for(lambda: devices.status is LinkStatus.CONNECTED)
+            emulator.enter_report("W", 3)
+            recorder.wait_for(lambda: len(recorder.events) == 1)
+    statuses = [status for status, _ in recorder.statuses]
+    assert statuses[0] is LinkStatus.CONNECTING and LinkStatus.OFFLINE in statuses
+    assert statuses[-2:] == [LinkStatus.CONNECTED, LinkStatus.CLOSED]
+
+
+def test_events_the_hub_had_to_drop_are_reported(port_path: Path, recorder: Recorder, table_clock: TableClock) -> None:
+    """The hub buffers 2 events here; of 4 presses made while unplugged, 2 arrive and 2 are counted as dropped."""
+    with (
+        Emulator(link=port_path, heartbeat=0.1, buffer_size=2) as emulator,
+        TableDevices(str(port_path), table_clock, recorder.event, recorder.status, config=FAST) as devices,
+    ):
+        assert devices.wait_connected(3.0)
+        emulator.unplug(0.3)
+        time.sleep(0.05)
+        for seat in "ESWN":
+            emulator.press_pass(seat)
+        recorder.wait_for(lambda: len(recorder.events) == 2 and devices.stats.device_dropped == 2)
+        assert [e["seat"] for e in recorder.events] == ["W", "N"]
+        assert emulator.stats.dropped_events == 2
