@@ -341,15 +341,19 @@ class Link:
             raise _LinkDown(f"port {self.url} does not take data: {err}") from err
         self._count(bytes_out=len(data), frames_out=1)
 
-    def _send_now(self, port: Any, message: Message, unit: int, future: Future[None] | None = None) -> None:
+    def _send_now(self, port: Any, message: Message, unit: int) -> None:
+        """Write an unacknowledged message (hello, heartbeat, clock sync, ack)."""
+        self._write(port, encode(message, unit, from_device=False).encode())
+
+    def _send_queued(self, port: Any, message: Message, unit: int, future: Future[None]) -> None:
+        """Write a caller's message; an acknowledged one is kept in the outbox until its ack."""
         if not message.RELIABLE:
-            self._write(port, encode(message, unit, from_device=False).encode())
-            if future is not None:
-                future.set_result(None)
+            self._send_now(port, message, unit)
+            future.set_result(None)
             return
         seq = self._seq.next()
         data = encode(message, unit, seq, from_device=False).encode()
-        self._outbox.add(seq, data, future if future is not None else Future(), time.monotonic())
+        self._outbox.add(seq, data, future, time.monotonic())
         self._write(port, data)
 
     def _session(self, port: Any) -> None:
@@ -376,7 +380,7 @@ class Link:
                     self._count(send_failures=1)
                     future.set_exception(PortUnavailableError(f"table hardware {self._status.value}"))
                     continue
-                self._send_now(port, message, unit, future)
+                self._send_queued(port, message, unit, future)
             resend, expired = self._outbox.due(now)
             for data in resend:
                 self._write(port, data)
@@ -431,7 +435,7 @@ class Link:
             self._peer_boot = message.boot_id  # the hub (re)booted: its sequence numbers restart
             self._duplicates.reset()
         if message.RELIABLE:
-            self._write(port, encode(Ack(frame.seq), frame.unit, from_device=False).encode())
+            self._send_now(port, Ack(frame.seq), frame.unit)
             if self._duplicates.seen(frame.seq):
                 self._count(duplicates=1)
                 return
