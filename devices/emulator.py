@@ -97,6 +97,8 @@ class SeatUnitState:
 
 @dataclass
 class EmulatorStats:
+    """What the emulated hub did and suffered, for tests to compare with the station's ``LinkStats``."""
+
     frames_in: int = 0
     commands: int = 0
     duplicates: int = 0
@@ -218,9 +220,7 @@ class Emulator:
 
     def noise(self, count: int) -> None:
         """Send ``count`` random bytes (0x00 included) between frames."""
-        data = self._rng.randbytes(count)
-        self.stats.noise_bytes += count
-        self._post(lambda: self._write(data, noise=True))
+        self._post(lambda: self._noise(count))
 
     def corrupt(self, frames: int = 1) -> None:
         """Break the CRC of the next ``frames`` frames sent (the station must skip and recover them)."""
@@ -412,6 +412,10 @@ class Emulator:
             data = self._encode(message, unit)
         if not message.RELIABLE or time.monotonic() - self._station_heard < STATION_GONE_AFTER:
             self._write(data)
+
+    def _noise(self, count: int) -> None:
+        self.stats.noise_bytes += count
+        self._write(self._rng.randbytes(count), noise=True)
 
     def _press(self, seat: str, stamp: int, bounces: list[int]) -> None:
         unit = self.seats[seat]
