@@ -393,7 +393,9 @@ class Link:
                 next_hello = now + cfg.hello_every
             if self._hello_seen and now >= next_sync:
                 self._sync_token = self._sync_token % 0xFFFF + 1
-                self._sync_sent = {self._sync_token: time.monotonic()}
+                if len(self._sync_sent) >= 8:  # a reply that never came; later ones still count
+                    del self._sync_sent[next(iter(self._sync_sent))]
+                self._sync_sent[self._sync_token] = time.monotonic()
                 self._send_now(port, SyncRequest(self._sync_token), BROADCAST)
                 burst_left -= 1
                 next_sync = now + (0.01 if burst_left > 0 else cfg.sync_every)
