@@ -87,6 +87,8 @@ class LinkConfig:
     heartbeat: float = 0.5
     silent_after: float = 2.0
     hello_every: float = 0.2
+    units: int = 5
+    """Units a table has (timer + 4 seat units); while fewer have said hello, the station asks every second."""
     sync_burst: int = 5
     sync_every: float = 1.0
     backoff_min: float = 0.05
@@ -361,6 +363,7 @@ class Link:
         self._parser.reset()
         self.clock.reset()
         self._hello_seen = False
+        self.units = {}
         self._held.clear()
         self._sync_sent.clear()
         self._set_status(self._status, f"{self.url} open, waiting for the table hub's hello", "open")
@@ -388,9 +391,9 @@ class Link:
             for future in expired:
                 self._count(send_failures=1)
                 future.set_exception(DeviceTimeoutError(f"no acknowledgement after {cfg.max_attempts} sends"))
-            if not self._hello_seen and now >= next_hello:
+            if now >= next_hello and (not self._hello_seen or len(self.units) < cfg.units):
                 self._send_now(port, Hello(UnitType.STATION, "", FIRMWARE, "station", self._boot_id), BROADCAST)
-                next_hello = now + cfg.hello_every
+                next_hello = now + (1.0 if self._hello_seen else cfg.hello_every)
             if self._hello_seen and now >= next_sync:
                 self._sync_token = self._sync_token % 0xFFFF + 1
                 if len(self._sync_sent) >= 8:  # a reply that never came; later ones still count
@@ -459,8 +462,11 @@ class Link:
             with self._stats_lock:
                 self._stats.device_dropped = message.dropped
         elif isinstance(message, Hello):
+            known = self.units.get(frame.unit) == message
             self.units = {**self.units, frame.unit: message}  # copy on write: other threads read it
             self._hello_seen = True
+            if self._status is LinkStatus.CONNECTED and not known:
+                self._set_status(LinkStatus.CONNECTED, self._connected_detail())
             self._check_connected()
         else:
             if not self.clock.synced:
@@ -477,12 +483,17 @@ class Link:
             self._count(callback_errors=1)
             log.exception("on_message failed for %s from unit %d", item.message, item.unit)
 
+    def _connected_detail(self) -> str:
+        names = ", ".join(describe_unit(hello) for _, hello in sorted(self.units.items()))
+        missing = len(self.units) < self.config.units
+        warning = f"; only {len(self.units)} of {self.config.units} units answered" if missing else ""
+        return f"{self.url}: {names}{warning}; clock ±{self.clock.error_bound * 1e3:.2f} ms"
+
     def _check_connected(self) -> None:
         if self._status is LinkStatus.CONNECTED or not (self._hello_seen and self.clock.synced):
             return
         self._count(connects=1)
-        names = ", ".join(describe_unit(hello) for _, hello in sorted(self.units.items()))
-        self._set_status(LinkStatus.CONNECTED, f"{self.url}: {names}; clock ±{self.clock.error_bound * 1e3:.2f} ms")
+        self._set_status(LinkStatus.CONNECTED, self._connected_detail())
         held, self._held = self._held, []
         for item in held:
             timed = isinstance(item.message, PassPressed | ReportEntered)

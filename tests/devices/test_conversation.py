@@ -56,11 +56,16 @@ def station(hub: ScriptedHub, recorder: Recorder, table_clock: TableClock) -> It
 
 
 def test_station_speaks_first_and_connects_after_hellos_and_three_syncs(
-    station: TableDevices, hub: ScriptedHub
+    station: TableDevices, hub: ScriptedHub, recorder: Recorder
 ) -> None:
     assert station.status is LinkStatus.CONNECTED
     assert {h.serial for h in station.units.values()} == {"T-1", "E-1"}
     assert "seat E unit E-1 fw 9.9" in station.status_detail
+    assert "only 2 of 5 units answered" in station.status_detail
+    _, again = hub.expect(Hello, timeout=2.0)  # the station asks again for the missing units
+    assert isinstance(again, Hello) and again.unit_type is UnitType.STATION
+    hub.send(Hello(UnitType.SEAT, "W", "9.9", "W-1", BOOT), SEAT_UNIT["W"])
+    recorder.wait_for(lambda: "seat W unit W-1" in station.status_detail)
 
 
 def test_a_command_is_retransmitted_with_its_sequence_number_until_acknowledged(
