@@ -124,6 +124,8 @@ def main() -> None:
     parser.add_argument("--drift-ppm", type=float, default=80.0)
     parser.add_argument("--process", action="store_true", help="also time round trips to a separate emulator process")
     args = parser.parse_args()
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"seed {args.seed}; {os.cpu_count()} CPUs, load average {load} (round-trip tails follow the load)")
     in_process(args)
     if args.process:
         separate_process(args)
