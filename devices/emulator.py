@@ -465,7 +465,7 @@ class Emulator:
             if self._lose_acks:
                 self._lose_acks -= 1
                 return
-            if self._outbox.acknowledge(message.seq) is not None:
+            if self._outbox.acknowledge(message.seq, now) is not None:
                 self.stats.events_acked += 1
             return
         if not message.RELIABLE:

@@ -30,6 +30,7 @@ import random
 import struct
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -162,6 +163,7 @@ class Link:
         self._on_status = on_status
         self._stats = LinkStats()
         self._stats_lock = threading.Lock()
+        self._round_trips: deque[float] = deque(maxlen=4096)
         self._status = LinkStatus.CONNECTING
         self._detail = self._reason = f"opening {url}"
         self._outgoing: queue.SimpleQueue[tuple[Message, int, Future[None]]] = queue.SimpleQueue()
@@ -199,6 +201,12 @@ class Link:
     def stats(self) -> LinkStats:
         with self._stats_lock:
             return self._stats.snapshot()
+
+    def round_trips(self) -> list[float]:
+        """Recent command round trips (s) on the wire: frame written to its ack read, by the link
+        thread (commands sent once only). The caller's wait adds two thread hand-offs to this."""
+        with self._stats_lock:
+            return list(self._round_trips)
 
     def on_link_thread(self) -> bool:
         return threading.current_thread() is self._thread
@@ -445,7 +453,11 @@ class Link:
                 self._count(duplicates=1)
                 return
         if isinstance(message, Ack):
-            future = self._outbox.acknowledge(message.seq)
+            acked = self._outbox.acknowledge(message.seq, received)
+            future = None if acked is None else acked[0]
+            if acked is not None and acked[1] is not None:
+                with self._stats_lock:
+                    self._round_trips.append(acked[1])
             if future is not None and not future.done():
                 if message.status is AckStatus.OK:
                     self._count(acked=1)

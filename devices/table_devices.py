@@ -67,6 +67,10 @@ class TableDevices:
         """Each unit's hello (type, seat, firmware, serial number), by unit address."""
         return dict(self._link.units)
 
+    def round_trips(self) -> list[float]:
+        """Recent command round trips on the wire (s), for the station's health display."""
+        return self._link.round_trips()
+
     @property
     def clock_error(self) -> float:
         """Upper bound (s) on the error of a press time from the clock sync: half the best round trip."""

@@ -58,10 +58,13 @@ def test_outbox_retransmits_then_expires() -> None:
     outbox.add(2, b"two", "second", now=0.05)
     assert outbox.due(0.09) == ([], [])
     assert outbox.due(0.1) == ([b"one"], [])
-    assert outbox.acknowledge(2) == "second"
-    assert outbox.acknowledge(2) is None
+    assert outbox.acknowledge(2, 0.08) == ("second", pytest.approx(0.03))
+    assert outbox.acknowledge(2, 0.09) is None
     assert outbox.due(0.2) == ([b"one"], [])
     assert outbox.due(0.31) == ([], ["first"])
+    outbox.add(3, b"three", "third", now=1.0)
+    outbox.due(1.2)
+    assert outbox.acknowledge(3, 1.25) == ("third", None)  # sent twice: no round trip (Karn)
     assert len(outbox) == 0
 
 

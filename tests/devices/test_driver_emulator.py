@@ -108,6 +108,7 @@ def test_stop_show_beep(devices: TableDevices, emulator: Emulator, table_clock: 
     assert isinstance(emulator.commands[0], Countdown)
     assert 15_000 < (emulator.timer.left_at_stop_ms or 0) <= 25_000
     assert devices.stats.acked == 4
+    assert len(devices.round_trips()) == 4 and all(0 < t < 1 for t in devices.round_trips())
 
 
 def test_a_command_to_a_seat_unit_is_rejected(devices: TableDevices) -> None:
