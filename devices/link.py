@@ -184,6 +184,7 @@ class Link:
         self._sync_sent: dict[int, float] = {}
         self._sync_token = 0
         self._last_heard = 0.0
+        self._down_since = time.monotonic()
         self._thread = threading.Thread(target=self._run, name=f"devices-link {url}", daemon=True)
         self._thread.start()
 
@@ -276,12 +277,12 @@ class Link:
 
     def _run(self) -> None:
         backoff = self.config.backoff_min
-        down_since = time.monotonic()
+        self._down_since = time.monotonic()
         while not self._closing.is_set():
             try:
                 port = self._open()
             except PortUnavailableError as err:
-                down = time.monotonic() - down_since
+                down = time.monotonic() - self._down_since
                 if down > self.config.offline_after:
                     status = LinkStatus.OFFLINE
                 elif self._status is LinkStatus.CONNECTING:
@@ -309,7 +310,7 @@ class Link:
                     port.close()
             if not self._closing.is_set():
                 self._count(disconnects=1)
-                down_since = time.monotonic()
+                self._down_since = time.monotonic()
                 with self._send_lock:
                     self._set_status(LinkStatus.RECONNECTING, reason)
                 self._fail_pending(PortUnavailableError(f"link to {self.url} lost: {reason}"))
@@ -413,6 +414,11 @@ class Link:
             if now >= next_heartbeat:
                 self._send_now(port, Heartbeat(), BROADCAST)
                 next_heartbeat = now + cfg.heartbeat
+            if (
+                self._status in (LinkStatus.CONNECTING, LinkStatus.RECONNECTING)
+                and now - self._down_since > cfg.offline_after
+            ):
+                self._set_status(LinkStatus.OFFLINE, f"{self.url} is open but the table hub does not answer")
             if self._hello_seen and now - self._last_heard > cfg.silent_after:
                 self._count(silent_hub=1)
                 raise _LinkDown(f"table hub silent for {now - self._last_heard:.1f} s (no heartbeat)")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from devices.frames import Frame
-from devices.link import LinkStatus
+from devices.link import LinkConfig, LinkStatus
 from devices.messages import (
     BROADCAST,
     SEAT_UNIT,
@@ -116,3 +117,12 @@ def test_echoes_and_unknown_kinds_are_counted_not_obeyed(
     recorder.wait_for(lambda: station.stats.echoed == 1 and station.stats.unexpected == 2)
     assert recorder.events == []
     hub.assert_done()
+
+
+def test_a_hub_that_never_answers_is_reported_offline(hub: ScriptedHub, recorder: Recorder) -> None:
+    config = LinkConfig(offline_after=0.2)
+    with TableDevices(str(hub.link), time.monotonic, recorder.event, recorder.status, config=config) as devices:
+        hub.expect(Hello)
+        recorder.wait_for(lambda: devices.status is LinkStatus.OFFLINE)
+        assert "does not answer" in devices.status_detail
+        hub.expect(Hello)  # still asking
