@@ -123,6 +123,7 @@ class LinkStats:
     device_dropped: int = 0
     events: int = 0
     callback_errors: int = 0
+    before_hello: int = 0
 
     def snapshot(self) -> LinkStats:
         return dataclasses.replace(self)
@@ -453,6 +454,11 @@ class Link:
         if isinstance(message, Hello) and message.boot_id != self._peer_boot:
             self._peer_boot = message.boot_id  # the hub (re)booted: its sequence numbers restart
             self._duplicates.reset()
+        if message.RELIABLE and not self._hello_seen:
+            # Until the hub has named itself (and its boot) in this session, its sequence numbers
+            # cannot be told from an earlier boot's: not acknowledged, so it is sent again after the hello.
+            self._count(before_hello=1)
+            return
         if message.RELIABLE:
             self._send_now(port, Ack(frame.seq), frame.unit)
             if self._duplicates.seen(frame.seq):

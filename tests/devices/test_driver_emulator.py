@@ -288,3 +288,17 @@ def test_events_the_hub_had_to_drop_are_reported(port_path: Path, recorder: Reco
         recorder.wait_for(lambda: len(recorder.events) == 2 and devices.stats.device_dropped == 2)
         assert [e["seat"] for e in recorder.events] == ["W", "N"]
         assert emulator.stats.dropped_events == 2
+
+
+def test_a_restarted_station_gets_the_presses_made_while_it_was_away(
+    emulator: Emulator, recorder: Recorder, table_clock: TableClock
+) -> None:
+    with TableDevices(emulator.port, table_clock, recorder.event, config=FAST) as first:
+        assert first.wait_connected(3.0)
+    pressed = emulator.press_pass("S") - table_clock.origin
+    later = Recorder()
+    with TableDevices(emulator.port, table_clock, later.event, config=FAST) as second:
+        later.wait_for(lambda: len(later.events) == 1)
+        assert abs(later.events[0]["t"] - pressed) < CLOCK_TOLERANCE
+        assert second.stats.duplicates == 0
+    assert recorder.events == []
