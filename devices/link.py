@@ -185,6 +185,8 @@ class Link:
         self._sync_sent: dict[int, float] = {}
         self._sync_token = 0
         self._last_heard = 0.0
+        self._burst_left = 0
+        self._next_sync = 0.0
         self._down_since = time.monotonic()
         self._thread = threading.Thread(target=self._run, name=f"devices-link {url}", daemon=True)
         self._thread.start()
@@ -375,12 +377,11 @@ class Link:
         self._hello_seen = False
         self.units = {}
         self._held.clear()
-        self._sync_sent.clear()
         self._set_status(self._status, f"{self.url} open, waiting for the table hub's hello", "open")
         now = time.monotonic()
         self._last_heard = now
-        next_hello = next_heartbeat = next_sync = now
-        burst_left = cfg.sync_burst
+        next_hello = next_heartbeat = now
+        self._restart_sync(now)
         while not self._closing.is_set():
             now = time.monotonic()
             connected = self._status is LinkStatus.CONNECTED
@@ -404,14 +405,14 @@ class Link:
             if now >= next_hello and (not self._hello_seen or len(self.units) < cfg.units):
                 self._send_now(port, Hello(UnitType.STATION, "", FIRMWARE, "station", self._boot_id), BROADCAST)
                 next_hello = now + (1.0 if self._hello_seen else cfg.hello_every)
-            if self._hello_seen and now >= next_sync:
+            if self._hello_seen and now >= self._next_sync:
                 self._sync_token = self._sync_token % 0xFFFF + 1
                 if len(self._sync_sent) >= 8:  # a reply that never came; later ones still count
                     del self._sync_sent[next(iter(self._sync_sent))]
                 self._sync_sent[self._sync_token] = time.monotonic()
                 self._send_now(port, SyncRequest(self._sync_token), BROADCAST)
-                burst_left -= 1
-                next_sync = now + (0.01 if burst_left > 0 else cfg.sync_every)
+                self._burst_left -= 1
+                self._next_sync = now + (0.01 if self._burst_left > 0 else cfg.sync_every)
             if now >= next_heartbeat:
                 self._send_now(port, Heartbeat(), BROADCAST)
                 next_heartbeat = now + cfg.heartbeat
@@ -452,7 +453,10 @@ class Link:
             return
         self._last_heard = received
         if isinstance(message, Hello) and message.boot_id != self._peer_boot:
-            self._peer_boot = message.boot_id  # the hub (re)booted: its sequence numbers restart
+            if self._peer_boot is not None:  # the hub rebooted: its clock restarted too
+                self.clock.reset()
+                self._restart_sync(received)
+            self._peer_boot = message.boot_id  # its sequence numbers restart
             self._duplicates.reset()
         if message.RELIABLE and not self._hello_seen:
             # Until the hub has named itself (and its boot) in this session, its sequence numbers
@@ -513,11 +517,19 @@ class Link:
         warning = f"; only {len(self.units)} of {self.config.units} units answered" if missing else ""
         return f"{self.url}: {names}{warning}; clock ±{self.clock.error_bound * 1e3:.2f} ms"
 
+    def _restart_sync(self, now: float) -> None:
+        """Forget outstanding sync requests and start a new burst (new session, or a rebooted hub)."""
+        self._sync_sent.clear()
+        self._burst_left = self.config.sync_burst
+        self._next_sync = now
+
     def _check_connected(self) -> None:
-        if self._status is LinkStatus.CONNECTED or not (self._hello_seen and self.clock.synced):
+        """CONNECTED once the hub said hello and the clock is synced; then deliver what was held."""
+        if not (self._hello_seen and self.clock.synced):
             return
-        self._count(connects=1)
-        self._set_status(LinkStatus.CONNECTED, self._connected_detail())
+        if self._status is not LinkStatus.CONNECTED:
+            self._count(connects=1)
+            self._set_status(LinkStatus.CONNECTED, self._connected_detail())
         held, self._held = self._held, []
         for item in held:
             timed = isinstance(item.message, PassPressed | ReportEntered)
