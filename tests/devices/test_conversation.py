@@ -61,9 +61,9 @@ def answer_syncs(hub: ScriptedHub, devices: TableDevices, device_us: int) -> Cal
         assert isinstance(request, SyncRequest)
         hub.send(SyncReply(request.token, clock()), BROADCAST)
         deadline = time.monotonic() + 0.005
-        while not devices._link.clock.synced and time.monotonic() < deadline:
+        while not devices.clock_synced and time.monotonic() < deadline:
             time.sleep(0.002)
-        if devices._link.clock.synced:
+        if devices.clock_synced:
             return clock
     raise AssertionError("the station did not sync its clock")
 
@@ -122,7 +122,7 @@ def test_a_rebooted_hub_restarts_its_sequence_numbers_without_losing_events(
     seq = hub.send(PassPressed("E", 1_000_500_000), SEAT_UNIT["E"])
     hub.expect(Ack)
     hub.send(Hello(UnitType.SEAT, "E", "9.9", "E-1", BOOT + 1), SEAT_UNIT["E"])  # new boot id
-    recorder.wait_for(lambda: not station._link.clock.synced)  # the station saw the reboot
+    recorder.wait_for(lambda: not station.clock_synced)  # the station saw the reboot
     answer_syncs(hub, station, 1_000_000_000)
     hub.send(PassPressed("E", 1_000_900_000), SEAT_UNIT["E"], seq)  # same seq, new press
     hub.expect(Ack)
@@ -154,7 +154,7 @@ def test_a_hub_that_reboots_is_synced_again_before_its_presses_are_timed(
     station: TableDevices, hub: ScriptedHub, recorder: Recorder, table_clock: TableClock
 ) -> None:
     hub.send(Hello(UnitType.TIMER, "", "9.9", "T-1", BOOT + 7), TIMER)  # rebooted: its clock restarted near 0
-    recorder.wait_for(lambda: not station._link.clock.synced)  # the station saw the reboot
+    recorder.wait_for(lambda: not station.clock_synced)  # the station saw the reboot
     hub_clock = answer_syncs(hub, station, 2_000_000)
     pressed = table_clock()
     hub.send(PassPressed("E", hub_clock()), SEAT_UNIT["E"], 1)  # sequence numbers restarted as well
