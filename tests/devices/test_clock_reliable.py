@@ -32,6 +32,7 @@ def test_press_time_error_after_sync_is_within_a_millisecond(offset: float, ppm:
         assert abs(sync.to_local(device_us) - t) < 0.001
         assert abs(sync.to_device(t) - device_us) < 1000
     assert sync.error_bound < 0.002
+    assert sync.rate == pytest.approx(1 / rate, abs=5e-5)  # station s per hub s, to ±50 ppm over 15 s of jitter
 
 
 def test_reply_before_request_is_ignored_and_reset_forgets() -> None:
