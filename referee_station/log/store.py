@@ -123,6 +123,12 @@ class EventStore:
         for (body,) in self._db.execute(sql + " ORDER BY seq", (table_id,)):
             yield body
 
+    def rows(self, table_id: str) -> Iterator[tuple[str, bool]]:
+        """Each stored JSON line of one table with whether it is an input event, in append order."""
+        sql = "SELECT body, is_input FROM records WHERE table_id = ? ORDER BY seq"
+        for body, is_input in self._db.execute(sql, (table_id,)):
+            yield body, bool(is_input)
+
     def records(self, table_id: str) -> list[Record]:
         """Every stored record (inputs and outputs) of one table, in append order."""
         return [parse_line(body) for body in self.lines(table_id)]

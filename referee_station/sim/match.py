@@ -167,13 +167,15 @@ class MatchSimulator:
 
     def _roll(self, options: Callable[[], list[tuple[str, str]]]) -> tuple[str, str] | None:
         """At most one violation per action: with the configured rate, one of ``options()``
-        ((offence, seat)) whose confirmed penalty keeps the side below a foul."""
+        ((offence, seat)) whose confirmed penalty keeps the side below a foul; offences are
+        equally likely, whatever the number of seats that could commit them."""
         if not self.rate or self.rng.random() >= self.rate:
             return None
         allowed = [(o, s) for o, s in options() if self.ladder.allows(SIDE_OF[s], PENALTY[o])]
         if not allowed:
             return None
-        offence, seat = self.rng.choice(allowed)
+        offence = self.rng.choice(sorted({o for o, _ in allowed}))
+        seat = self.rng.choice([s for o, s in allowed if o == offence])
         self.ladder.add(SIDE_OF[seat], PENALTY[offence])
         return offence, seat
 
