@@ -1,0 +1,817 @@
+"""``TableReferee``: the table's referee as a pure state machine (RULES.md sections 5-9).
+
+``feed(event) -> list[Output]`` is the only way in. Time comes from the events' ``t``; the
+referee never reads a clock, a port or a file, so a log always replays to the same outputs.
+
+Invariants:
+- A void action (out of turn, illegal, does not beat) changes nothing but the flag list: the
+  play is taken back and the same seat is still to act (R-PLAY-1, R-PEN infraction).
+- Only confirmed flags climb the ladder (``ruling`` events, or every flag with ``auto_confirm``);
+  a foul ends the deal with the violating side double down, a match loss ends the match.
+- A strange event (a play before any deal, a ruling for an unknown flag) is flagged as an
+  anomaly and otherwise ignored: the referee never raises out of ``feed``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee_station.rules import (
+    DoesNotBeatError,
+    DuplicateCardError,
+    IllegalPatternError,
+    Play,
+    RulesError,
+    choose,
+    parse_cards,
+)
+from referee_station.table import tribute as trib
+from referee_station.table.config import RulesConfig
+from referee_station.table.events import (
+    NEXT_SEAT,
+    OTHER_SIDE,
+    PARTNER,
+    SEATS,
+    SIDE_OF,
+    SIDE_SEATS,
+    SIDES,
+    Clear,
+    Countdown,
+    DealEnd,
+    DealStart,
+    Flag,
+    MatchEnd,
+    MatchStart,
+    Output,
+    Pass,
+    Penalty,
+    PlayCards,
+    Record,
+    Report,
+    Return,
+    Ruling,
+    Tick,
+    Tribute,
+)
+from referee_station.table.ladder import Ladder
+from referee_station.table.offences import OFFENCES
+from referee_station.table.scoring import (
+    ACE,
+    PASSED_ACE,
+    level_index,
+    level_rank,
+    match_loss_levels,
+    score_deal,
+    score_match,
+)
+
+WRONG_PLAYS = frozenset({"out_of_turn_play", "illegal_pattern", "does_not_beat"})
+HAND_SIZE = 27
+REPORT_MAX = 10
+
+
+@dataclass
+class Clock:
+    """A running time limit (R-TIME): the grace count-down is sent once, overtime flagged once."""
+
+    seat: str
+    action: str
+    deadline: float
+    grace_sent: bool = False
+    flagged: bool = False
+
+
+@dataclass
+class SeatState:
+    count: int = HAND_SIZE
+    hand: Counter[str] | None = None
+    played: list[str] = field(default_factory=list)
+    report_due: int | None = None
+    """Actions since a play left 1..10 cards and no report came (R-REPORT-2); None: nothing due."""
+    reported: int | None = None
+    stopped: bool = False
+    """The 下家 chose to stop this seat's next play (infraction consequence)."""
+
+
+@dataclass
+class DealState:
+    number: int
+    level: str
+    phase: str  # "tribute", "return", "play", "over"
+    seats: dict[str, SeatState]
+    dealt: dict[str, list[str]] | None
+    plan: trib.TributePlan | None = None
+    resisted: bool | None = None
+    tributes: dict[str, str] = field(default_factory=dict)
+    paid_to: dict[str, str] = field(default_factory=dict)
+    returns: dict[str, str] = field(default_factory=dict)
+    to_act: str | None = None
+    last: tuple[str, Play] | None = None
+    passes: int = 0
+    first_play_done: bool = False
+    order: list[str] = field(default_factory=list)
+    seen: Counter[str] = field(default_factory=Counter)
+    clocks: dict[str, Clock] = field(default_factory=dict)
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class FlagState:
+    flag: Flag
+    deal: int
+    decided: str | None = None
+
+
+class TableReferee:
+    """Reads one table's events, returns what a referee must know (EVENTS.md outputs)."""
+
+    def __init__(self, config: RulesConfig | None = None, *, auto_confirm: bool = False) -> None:
+        self.base_config = config or RulesConfig()
+        self.config = self.base_config
+        self.auto_confirm = auto_confirm
+        self.now = 0.0
+        self.started: float | None = None
+        self.sides: dict[str, str] = {}
+        self.levels: dict[str, int] = {"EW": 0, "NS": 0}
+        self.start_levels: dict[str, int] = {"EW": 0, "NS": 0}
+        self.next_level: str = "2"
+        self.deal: DealState | None = None
+        self.deals_played = 0
+        self.last_order: list[str | None] | None = None
+        self.last_foul: str | None = None
+        self.pending_end: tuple[float, list[str | None]] | None = None
+        self.match_over = False
+        self.ladder = Ladder()
+        self.flags: dict[int, FlagState] = {}
+        self._out: list[Output] = []
+        self._handlers: dict[type[Record], Callable[[Any], None]] = {
+            MatchStart: self._on_match,
+            DealStart: self._on_deal,
+            Tribute: self._on_tribute,
+            Return: self._on_return,
+            PlayCards: self._on_play,
+            Pass: self._on_pass,
+            Report: self._on_report,
+            Clear: lambda ev: None,
+            Tick: lambda ev: None,
+            Ruling: self._on_ruling,
+        }
+
+    # -- the one way in -------------------------------------------------------------------
+
+    def feed(self, event: Record) -> list[Output]:
+        """Apply one input event; return the outputs it causes, in order."""
+        self._out = []
+        handler = self._handlers.get(type(event))
+        if handler is None:
+            self._strange(event.t, None, f"{event.TYPE!r} is not an input event")
+            return self._out
+        if event.t < self.now:
+            self._strange(event.t, None, f"time went backwards: {event.t:.3f} after {self.now:.3f}")
+        self.now = max(self.now, event.t)
+        if not isinstance(event, (MatchStart, Ruling)):
+            self._check_clocks(event.t)
+        try:
+            handler(event)
+        except Exception as err:  # never crash on strange input: flag it for the referee
+            self._strange(event.t, getattr(event, "seat", None), f"{event.TYPE} could not be applied: {err}")
+        return self._out
+
+    # -- outputs ----------------------------------------------------------------------------
+
+    def _emit(self, output: Output) -> None:
+        self._out.append(output)
+
+    def _flag(
+        self,
+        t: float,
+        offence: str,
+        seat: str | None,
+        detail: str,
+        cards: tuple[str, ...] | None = None,
+        penalty: str | None = None,
+    ) -> Flag:
+        spec = OFFENCES[offence]
+        if penalty is None:
+            penalty = "warning" if self.config.wrong_play_stops and offence in WRONG_PLAYS else spec.penalty
+        flag = Flag(
+            t=t,
+            id=len(self.flags) + 1,
+            seat=seat,
+            side=SIDE_OF[seat] if seat else None,
+            offence=offence,
+            rule=spec.rule,
+            penalty=penalty,
+            detail=f"{spec.en}: {detail} ({spec.rule})",
+            detail_zh=f"{spec.zh}（{spec.rule}）",
+            cards=cards,
+        )
+        self.flags[flag.id] = FlagState(flag, self.deal.number if self.deal else 0)
+        self._emit(flag)
+        if self.auto_confirm and penalty != "anomaly":
+            self._decide(t, self.flags[flag.id], "confirm", stop_next=False)
+        return flag
+
+    def _strange(self, t: float, seat: str | None, detail: str) -> None:
+        self._flag(t, "strange_event", seat if seat in SEATS else None, detail)
+
+    # -- time (R-TIME) ----------------------------------------------------------------------
+
+    def _start_clock(self, t: float, seat: str, action: str, limit: float) -> None:
+        deal = self.deal
+        assert deal is not None
+        deal.clocks[seat] = Clock(seat, action, t + limit)
+        self._emit(Countdown(t=t, seat=seat, action=action, limit=limit, deadline=t + limit))
+
+    def _check_clocks(self, t: float) -> None:
+        if self.deal is None:
+            return
+        grace = self.config.grace
+        for seat in SEATS:
+            clock = self.deal.clocks.get(seat)
+            if clock is None:
+                continue
+            if t > clock.deadline and not clock.grace_sent:
+                clock.grace_sent = True
+                self._emit(Countdown(t=t, seat=seat, action="grace", limit=grace, deadline=clock.deadline + grace))
+            if t > clock.deadline + grace and not clock.flagged:
+                clock.flagged = True
+                late = t - clock.deadline
+                self._flag(t, "overtime", seat, f"{clock.action} {late:.1f} s past the limit, grace {grace:g} s")
+
+    # -- match and deal ---------------------------------------------------------------------
+
+    def _on_match(self, ev: MatchStart) -> None:
+        if self.started is not None:
+            self._strange(ev.t, None, "a second match line in one log")
+            return
+        self.config = RulesConfig.from_mapping(ev.rules, self.base_config)
+        self.started = ev.t
+        self.sides = dict(ev.sides)
+        if ev.levels:
+            self.levels = {side: level_index(ev.levels.get(side, "2")) for side in SIDES}
+        self.start_levels = dict(self.levels)
+        self.next_level = ev.level or (ev.levels and max(ev.levels.values(), key=level_index)) or "2"
+
+    def _on_deal(self, ev: DealStart) -> None:
+        if self.started is None:
+            self._strange(ev.t, None, "deal before the match line; playing on default rules")
+            self.started = ev.t
+        if self.match_over:
+            self._strange(ev.t, None, "deal after the end of the match")
+            return
+        if self.pending_end is not None:
+            self._finish_deal(*self.pending_end, foul_side=None)
+        if self.deal is not None and self.deal.phase != "over":
+            self._strange(ev.t, None, f"deal {self.deal.number + 1} began before deal {self.deal.number} ended")
+        dealt = {seat: list(cards) for seat, cards in ev.hands.items()} if ev.hands else None
+        seats = {seat: SeatState(hand=Counter(dealt[seat]) if dealt and seat in dealt else None) for seat in SEATS}
+        deal = DealState(self.deals_played + 1, self.next_level, "play", seats, dealt)
+        self.deal = deal
+        if dealt is not None:
+            self._check_dealt(ev.t, dealt)
+        if self.last_order is None or self.last_foul is not None:
+            self._lead_after_no_tribute(ev.t, ev.first_leader)
+            return
+        deal.plan = trib.plan(self.last_order)
+        if dealt is not None and all(s in dealt for s in deal.plan.payers):
+            deal.resisted = trib.resists(deal.plan, dealt, self.config.resist_double_each)
+        if deal.resisted:
+            self._begin_play(ev.t, deal.plan.upstream)
+            return
+        deal.phase = "tribute"
+        for payer in deal.plan.payers:
+            self._start_clock(ev.t, payer, "tribute", self.config.tribute_limit)
+
+    def _lead_after_no_tribute(self, t: float, first_leader: str | None) -> None:
+        if first_leader is None and self.last_foul is not None:
+            self._strange(t, None, "after a foul the referee names the first leader; none given")
+        elif first_leader is None:
+            self._strange(t, None, "the first deal needs a first_leader")
+        if first_leader is not None and self.last_foul is not None and SIDE_OF[first_leader] == self.last_foul:
+            self._strange(t, first_leader, "after a foul the first leader comes from the non-violating side")
+        self._begin_play(t, first_leader)
+
+    def _check_dealt(self, t: float, dealt: dict[str, list[str]]) -> None:
+        for seat in SEATS:
+            cards = dealt.get(seat)
+            if cards is None or len(cards) != HAND_SIZE:
+                got = "no hand" if cards is None else f"{len(cards)} cards"
+                self._flag(t, "hand_mismatch", seat, f"dealt {got}, a hand is {HAND_SIZE} (R-CARD-1)")
+        total = Counter(card for cards in dealt.values() for card in cards)
+        extra = sorted(card for card, n in total.items() if n > 2)
+        if extra:
+            self._flag(t, "duplicate_card", None, f"dealt three or more copies of {' '.join(extra)}", tuple(extra))
+
+    def _begin_play(self, t: float, leader: str | None) -> None:
+        deal = self.deal
+        assert deal is not None
+        deal.phase = "play"
+        deal.clocks.clear()
+        self._give_turn(t, leader, lead=True)
+
+    # -- tribute and return (R-TRIB) --------------------------------------------------------
+
+    def _on_tribute(self, ev: Tribute) -> None:
+        deal = self._deal_or_flag(ev)
+        if deal is None:
+            return
+        tp = deal.plan
+        if tp is None or ev.seat not in tp.payers or deal.first_play_done or deal.resisted:
+            self._strange(ev.t, ev.seat, f"{ev.seat} owes no tribute now")
+            return
+        deal.tributes[ev.seat] = ev.card
+        deal.clocks.pop(ev.seat, None)
+        if deal.dealt is not None:
+            held = deal.dealt[ev.seat]
+            if ev.card not in held:
+                self._flag(ev.t, "hand_mismatch", ev.seat, f"tribute {ev.card} is not in the dealt hand", (ev.card,))
+            else:
+                error = trib.tribute_error(ev.card, held, deal.level)
+                if error:
+                    self._flag(ev.t, "wrong_tribute", ev.seat, f"{error}; exchange again", (ev.card,))
+        if len(deal.tributes) == len(tp.payers):
+            deal.paid_to = trib.recipients(tp, deal.tributes, deal.level)
+            if deal.phase == "tribute":
+                deal.phase = "return"
+                for recipient in deal.paid_to.values():
+                    self._start_clock(ev.t, recipient, "return", self.config.return_limit)
+
+    def _on_return(self, ev: Return) -> None:
+        deal = self._deal_or_flag(ev)
+        if deal is None:
+            return
+        if deal.phase not in ("return", "play") or deal.first_play_done or ev.seat not in deal.paid_to.values():
+            self._strange(ev.t, ev.seat, f"{ev.seat} owes no return now")
+            return
+        deal.returns[ev.seat] = ev.card
+        deal.clocks.pop(ev.seat, None)
+        if deal.dealt is not None:
+            payer = next(p for p, to in deal.paid_to.items() if to == ev.seat)
+            held = [*deal.dealt[ev.seat], deal.tributes[payer]]
+            if ev.card not in held:
+                self._flag(ev.t, "hand_mismatch", ev.seat, f"return {ev.card} is not in the hand", (ev.card,))
+            else:
+                error = trib.return_error(ev.card, held, deal.level)
+                if error:
+                    self._flag(ev.t, "wrong_return", ev.seat, f"{error}; exchange again", (ev.card,))
+        if deal.phase == "return" and len(deal.returns) == len(deal.paid_to):
+            assert deal.plan is not None
+            leader = trib.first_leader(deal.plan, deal.paid_to, deal.tributes, deal.level, self.config.equal_tribute)
+            self._begin_play(ev.t, leader)
+
+    def _exchange_hands(self, deal: DealState) -> None:
+        """Apply tribute and return to the counts (and the hands, when known) at the first play."""
+        for payer, recipient in deal.paid_to.items():
+            for giver, taker, card in (
+                (payer, recipient, deal.tributes[payer]),
+                (recipient, payer, deal.returns.get(recipient)),
+            ):
+                if card is None:
+                    continue
+                deal.seats[giver].count -= 1
+                deal.seats[taker].count += 1
+                for seat, delta in ((giver, -1), (taker, 1)):
+                    hand = deal.seats[seat].hand
+                    if hand is not None:
+                        hand[card] += delta
+
+    # -- play, pass, report (R-PLAY, R-REPORT) ----------------------------------------------
+
+    def _deal_or_flag(self, ev: Any) -> DealState | None:
+        if self.deal is None or self.deal.phase == "over" or self.match_over:
+            self._strange(ev.t, getattr(ev, "seat", None), f"{ev.TYPE} with no deal in progress")
+            return None
+        return self.deal
+
+    def _on_play(self, ev: PlayCards) -> None:
+        deal = self._deal_or_flag(ev)
+        if deal is None:
+            return
+        resisting = deal.dealt is None and deal.plan is not None and not deal.tributes
+        if deal.phase == "tribute" and resisting and ev.seat == deal.plan.upstream:
+            deal.resisted = True  # 抗贡 (R-TRIB-3), checked against the cards seen at the end
+            self._begin_play(ev.t, ev.seat)
+        seat = deal.seats[ev.seat]
+        if deal.phase != "play" or seat.count == 0 or (deal.to_act is not None and ev.seat != deal.to_act):
+            why = f"{deal.to_act} is to act" if deal.phase == "play" else f"the {deal.phase} is not finished"
+            self._flag(ev.t, "out_of_turn_play", ev.seat, f"{ev.seat} played out of turn, {why}; taken back", ev.cards)
+            return
+        prev = deal.last[1] if deal.last else None
+        try:
+            play = choose(parse_cards(ev.cards), deal.level, prev, ev.declared)
+        except DuplicateCardError as err:
+            self._flag(ev.t, "duplicate_card", ev.seat, str(err), ev.cards)
+            return
+        except IllegalPatternError as err:
+            if not ev.declared:
+                self._wrong_play(ev, err)
+                return
+            try:  # a declaration the cards cannot have: the station's own reading (R-WILD-3)
+                play = choose(parse_cards(ev.cards), deal.level, prev)
+            except RulesError as again:
+                self._wrong_play(ev, again)
+                return
+        except DoesNotBeatError as err:
+            self._wrong_play(ev, err)
+            return
+        if seat.report_due is not None and seat.count - len(ev.cards) <= 0 and self._out_before_report(ev):
+            return
+        self._apply_play(ev, play)
+
+    def _wrong_play(self, ev: PlayCards, err: RulesError) -> None:
+        if ev.confidence is not None and ev.confidence < self.config.min_confidence:
+            self._flag(ev.t, "uncertain_read", ev.seat, f"read with confidence {ev.confidence:.2f}: {err}", ev.cards)
+            return
+        offence = "does_not_beat" if isinstance(err, DoesNotBeatError) else "illegal_pattern"
+        self._flag(ev.t, offence, ev.seat, f"{err}; taken back, {ev.seat} to act", ev.cards)
+
+    def _out_before_report(self, ev: PlayCards) -> bool:
+        """R-REPORT-2: the violator goes out before the missed report was flagged. As 上游 it is a
+        foul (the play stands); otherwise the going-out play is taken back (infraction)."""
+        deal = self.deal
+        assert deal is not None
+        deal.seats[ev.seat].report_due = None
+        if not deal.order:
+            self._flag(ev.t, "missed_report", ev.seat, "went out 上游 without reporting", ev.cards, "foul")
+            return False
+        self._flag(
+            ev.t, "missed_report", ev.seat, "went out without reporting; play taken back", ev.cards, "infraction"
+        )
+        return True
+
+    def _apply_play(self, ev: PlayCards, play: Play) -> None:
+        deal = self.deal
+        assert deal is not None
+        if not deal.first_play_done:
+            deal.first_play_done = True
+            self._exchange_hands(deal)
+        seat = deal.seats[ev.seat]
+        self._check_cards(ev, seat)
+        self._count_action(ev.t)
+        seat.count = max(0, seat.count - len(ev.cards))
+        seat.played += ev.cards
+        deal.seen.update(ev.cards)
+        deal.last = (ev.seat, play)
+        deal.passes = 0
+        deal.history.append(
+            {"t": ev.t, "seat": ev.seat, "cards": list(ev.cards), "kind": play.kind.value, "key": play.key}
+        )
+        deal.clocks.pop(ev.seat, None)
+        seat.reported = None
+        if seat.count == 0:
+            deal.order.append(ev.seat)
+            if self._side_out():
+                self._end_of_deal(ev.t)
+                return
+        elif seat.count <= REPORT_MAX:
+            seat.report_due = 0
+        self._give_turn(ev.t, self._next_active(ev.seat), lead=False)
+
+    def _check_cards(self, ev: PlayCards, seat: SeatState) -> None:
+        deal = self.deal
+        assert deal is not None
+        if len(ev.cards) > seat.count:
+            self._flag(ev.t, "hand_overflow", ev.seat, f"{len(ev.cards)} cards played with {seat.count} left", ev.cards)
+        if seat.hand is not None:
+            missing = Counter(ev.cards) - seat.hand
+            if missing:
+                codes = " ".join(sorted(missing.elements()))
+                self._flag(ev.t, "hand_mismatch", ev.seat, f"{codes} not in {ev.seat}'s hand", ev.cards)
+            seat.hand -= Counter(ev.cards)
+        third = sorted(card for card, n in Counter(ev.cards).items() if deal.seen[card] + n > 2)
+        if third:
+            self._flag(ev.t, "duplicate_card", ev.seat, f"a third copy of {' '.join(third)} was played", ev.cards)
+
+    def _on_pass(self, ev: Pass) -> None:
+        deal = self._deal_or_flag(ev)
+        if deal is None:
+            return
+        if deal.phase != "play" or ev.seat != deal.to_act:
+            why = f"{deal.to_act} is to act" if deal.phase == "play" else f"the {deal.phase} is not finished"
+            self._flag(ev.t, "out_of_turn_pass", ev.seat, f"{ev.seat} passed out of turn, {why}; void")
+            return
+        if deal.last is None:
+            self._flag(ev.t, "out_of_turn_pass", ev.seat, f"{ev.seat} must lead and cannot pass; void")
+            return
+        self._count_action(ev.t)
+        deal.clocks.pop(ev.seat, None)
+        deal.history.append({"t": ev.t, "seat": ev.seat, "cards": [], "kind": "pass", "key": None})
+        self._after_pass(ev.t, ev.seat)
+
+    def _after_pass(self, t: float, seat: str) -> None:
+        deal = self.deal
+        assert deal is not None and deal.last is not None
+        deal.passes += 1
+        last_seat = deal.last[0]
+        others = sum(1 for s in SEATS if s != last_seat and deal.seats[s].count > 0)
+        if deal.passes >= others:
+            leader = last_seat if deal.seats[last_seat].count > 0 else PARTNER[last_seat]  # 接风 R-PLAY-2
+            deal.last = None
+            deal.passes = 0
+            self._give_turn(t, leader, lead=True)
+        else:
+            self._give_turn(t, self._next_active(seat), lead=False)
+
+    def _next_active(self, seat: str) -> str:
+        deal = self.deal
+        assert deal is not None
+        nxt = NEXT_SEAT[seat]
+        while deal.seats[nxt].count == 0 and nxt != seat:
+            nxt = NEXT_SEAT[nxt]
+        return nxt
+
+    def _give_turn(self, t: float, seat: str | None, *, lead: bool) -> None:
+        """Hand the turn to ``seat`` and start its clock; a stopped seat (infraction, the 下家's
+        choice) loses this turn: on a lead the next seat, of the non-violating side, leads."""
+        deal = self.deal
+        assert deal is not None
+        deal.to_act = seat
+        if seat is None:
+            return
+        state = deal.seats[seat]
+        if state.stopped:
+            state.stopped = False
+            deal.history.append({"t": t, "seat": seat, "cards": [], "kind": "stopped", "key": None})
+            if lead or deal.last is None:
+                self._give_turn(t, self._next_active(seat), lead=True)
+            else:
+                self._after_pass(t, seat)
+            return
+        first = lead and not deal.first_play_done
+        limit = self.config.first_lead_limit if first else self.config.play_limit
+        self._start_clock(t, seat, "lead" if lead else "follow", limit)
+
+    def _count_action(self, t: float) -> None:
+        """R-REPORT-2: every accepted play or pass is one further action for the reports due."""
+        deal = self.deal
+        assert deal is not None
+        for seat in SEATS:
+            state = deal.seats[seat]
+            if state.report_due is None:
+                continue
+            state.report_due += 1
+            if state.report_due >= 2:
+                state.report_due = None
+                self._flag(
+                    t,
+                    "missed_report",
+                    seat,
+                    f"no report of {state.count} cards by the second action",
+                    penalty="infraction",
+                )
+
+    def _on_report(self, ev: Report) -> None:
+        deal = self._deal_or_flag(ev)
+        if deal is None:
+            return
+        seat = deal.seats[ev.seat]
+        due = seat.report_due
+        if due is None:
+            if seat.reported is not None:
+                self._flag(ev.t, "repeated_report", ev.seat, f"reported {ev.count} again")
+            elif seat.count == 0 or seat.count > REPORT_MAX:
+                self._strange(ev.t, ev.seat, f"report of {ev.count} with {seat.count} cards left, none due")
+            seat.reported = ev.count
+            return
+        seat.report_due = None
+        seat.reported = ev.count
+        if due >= 1:
+            extra = "" if ev.count == seat.count else f" and wrong ({ev.count}, holds {seat.count})"
+            self._flag(ev.t, "missed_report", ev.seat, f"reported after one further action{extra}")
+        elif ev.count != seat.count:
+            self._flag(ev.t, "wrong_report", ev.seat, f"reported {ev.count}, holds {seat.count}")
+
+    # -- end of a deal (R-PLAY-3, R-UP, R-TRIB-4) -----------------------------------------------
+
+    def _side_out(self) -> bool:
+        deal = self.deal
+        assert deal is not None
+        return any(all(deal.seats[s].count == 0 for s in SIDE_SEATS[side]) for side in SIDES)
+
+    def _end_of_deal(self, t: float) -> None:
+        deal = self.deal
+        assert deal is not None
+        deal.phase = "over"
+        deal.clocks.clear()
+        deal.to_act = None
+        order: list[str | None] = list(deal.order)
+        if len(order) == 3:
+            order.append(next(s for s in SEATS if s not in order))
+        order += [None] * (4 - len(order))
+        self.pending_end = (t, order)
+        self._check_exchange_at_end(t)
+        if self.pending_end is not None and not self._end_flags_open():
+            self._finish_deal(*self.pending_end, foul_side=None)
+
+    def _end_flags_open(self) -> bool:
+        deal = self.deal
+        assert deal is not None
+        return any(
+            f.deal == deal.number
+            and f.decided is None
+            and f.flag.offence in ("wrong_tribute", "wrong_return")
+            and f.flag.penalty == "foul"
+            for f in self.flags.values()
+        )
+
+    def _check_exchange_at_end(self, t: float) -> None:
+        """R-TRIB-4: with unknown hands, a wrong tribute or return is proved by the cards the seat
+        was seen to play; found at the end of the deal it is a foul."""
+        deal = self.deal
+        assert deal is not None
+        if deal.dealt is not None or deal.plan is None:
+            return
+        if deal.resisted:
+            payers = set(deal.plan.payers)
+            elsewhere = sum(deal.seats[s].played.count("BJ") for s in SEATS if s not in payers)
+            if elsewhere:
+                self._flag(
+                    t,
+                    "wrong_tribute",
+                    deal.plan.payers[0],
+                    "抗贡 claimed but a 大王 was played by another seat",
+                    penalty="foul",
+                )
+            return
+        for payer, recipient in deal.paid_to.items():
+            card, back = deal.tributes[payer], deal.returns.get(recipient)
+            seen = list(deal.seats[payer].played)
+            if back in seen:
+                seen.remove(back)
+            error = trib.tribute_error(card, seen, deal.level)
+            if error:
+                self._flag(t, "wrong_tribute", payer, error, (card,), "foul")
+            if back is not None:
+                held = list(deal.seats[recipient].played)
+                if card in held:
+                    held.remove(card)
+                error = trib.return_error(back, held, deal.level)
+                if error:
+                    self._flag(t, "wrong_return", recipient, error, (back,), "foul")
+
+    def _finish_deal(self, t: float, order: list[str | None], foul_side: str | None) -> None:
+        deal = self.deal
+        assert deal is not None
+        self.pending_end = None
+        deal.phase = "over"
+        deal.clocks.clear()
+        deal.to_act = None
+        if foul_side is not None:
+            winners = [s for s in deal.order if SIDE_OF[s] != foul_side]
+            order = [*winners, *([None] * (4 - len(winners)))]
+            side_up, levels_up, passed = OTHER_SIDE[foul_side], 3, False
+            gained = max(0, min(self.levels[side_up] + 3, ACE) - self.levels[side_up])
+        else:
+            score = score_deal(order, self.levels, deal.level)
+            side_up, levels_up, gained, passed = score.side_up, score.levels_up, score.gained, score.passed_ace
+        self.levels[side_up] += gained
+        self.deals_played = deal.number
+        self.last_order = order
+        self.last_foul = foul_side
+        self.next_level = level_rank(self.levels[side_up])
+        self._emit(
+            DealEnd(
+                t=t,
+                deal=deal.number,
+                order=tuple(order),
+                side_up=side_up,
+                levels_up=levels_up,
+                levels={s: level_rank(v) for s, v in self.levels.items()},
+                next_level=self.next_level,
+                foul=foul_side is not None,
+            )
+        )
+        if passed:
+            self.levels[side_up] = PASSED_ACE
+            self._end_match(t, side_up, "passed A")
+        elif self.config.length_deals is not None and self.deals_played >= self.config.length_deals:
+            self._end_match(t, None, f"{self.deals_played} deals played")
+        elif (
+            self.config.length_minutes is not None
+            and self.started is not None
+            and (t - self.started >= self.config.length_minutes * 60)
+        ):
+            self._end_match(t, None, "time called")
+
+    def _end_match(self, t: float, winner: str | None, reason: str) -> None:
+        score = score_match(self.levels, winner, self.config.level_diff_base)
+        gained = {s: self.levels[s] - self.start_levels[s] for s in SIDES}
+        self.match_over = True
+        self._emit(
+            MatchEnd(
+                t=t,
+                winner=score.winner,
+                levels={s: level_rank(v) for s, v in self.levels.items()},
+                points=score.points,
+                level_diff_points=score.level_diff_points,
+                levels_gained=gained,
+                levels_conceded={s: gained[OTHER_SIDE[s]] for s in SIDES},
+                reason=reason,
+            )
+        )
+
+    # -- rulings and the ladder (R-PEN) -----------------------------------------------------------
+
+    def _on_ruling(self, ev: Ruling) -> None:
+        state = self.flags.get(ev.flag)
+        if state is None:
+            self._strange(ev.t, None, f"ruling on flag {ev.flag}, which does not exist")
+            return
+        if state.decided is not None:
+            self._strange(ev.t, state.flag.seat, f"flag {ev.flag} was already ruled ({state.decided})")
+            return
+        self._decide(ev.t, state, ev.decision, ev.stop_next)
+
+    def _decide(self, t: float, state: FlagState, decision: str, stop_next: bool) -> None:
+        flag = state.flag
+        state.decided = decision
+        in_deal = (
+            self.deal is not None
+            and state.deal == self.deal.number
+            and (self.deal.phase != "over" or self.pending_end is not None)
+        )
+        if decision == "dismiss" or flag.penalty == "anomaly" or flag.side is None:
+            if self.pending_end is not None and not self._end_flags_open():
+                self._finish_deal(*self.pending_end, foul_side=None)
+            return
+        if not in_deal and not self.match_over:
+            self._flag(t, "late_ruling", flag.seat, f"flag {flag.id} ruled after its deal ended; recorded, not counted")
+            return
+        if self.config.wrong_play_stops and flag.offence in WRONG_PLAYS:
+            self._stop_next(flag.seat)  # V-4: stopped for one round instead of the ladder
+            return
+        steps = self.ladder.add(flag.side, flag.penalty)
+        for penalty, reason in steps:
+            self._emit(Penalty(t=t, side=flag.side, penalty=penalty, reason=reason, flags=(flag.id,)))
+        reached = {penalty for penalty, _ in steps}
+        if "match_loss" in reached:
+            self._match_loss(t, flag.side)
+        elif "foul" in reached:
+            self._foul(t, flag.side)
+        elif "infraction" in reached and stop_next:
+            self._stop_next(flag.seat)
+
+    def _stop_next(self, seat: str | None) -> None:
+        if seat is not None and self.deal is not None and self.deal.phase == "play":
+            self.deal.seats[seat].stopped = True
+
+    def _foul(self, t: float, side: str) -> None:
+        """犯规: the deal ends at once, the violating side double down, no tribute next deal."""
+        if self.pending_end is not None:
+            self._finish_deal(self.pending_end[0], self.pending_end[1], foul_side=side)
+        elif self.deal is not None and self.deal.phase != "over":
+            self._finish_deal(t, [], foul_side=side)
+
+    def _match_loss(self, t: float, side: str) -> None:
+        """判负: the match ends, recorded as the violator's level + 4 for the other side."""
+        if self.match_over:
+            return
+        if self.deal is not None:
+            self.deal.phase = "over"
+            self.deal.clocks.clear()
+        self.pending_end = None
+        self.levels = match_loss_levels(self.levels, side)
+        self._end_match(t, OTHER_SIDE[side], "match loss (two fouls)")
+
+    # -- a view of the whole state, for tests, the console and the hall --------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole referee state as plain data (cheap; no references into the state)."""
+        deal = self.deal
+        out: dict[str, Any] = {
+            "levels": {s: level_rank(v) for s, v in self.levels.items()},
+            "next_level": self.next_level,
+            "deals_played": self.deals_played,
+            "match_over": self.match_over,
+            "ladder": self.ladder.snapshot(),
+            "open_flags": sorted(i for i, f in self.flags.items() if f.decided is None and f.flag.penalty != "anomaly"),
+        }
+        if deal is not None:
+            out["deal"] = {
+                "number": deal.number,
+                "level": deal.level,
+                "phase": deal.phase,
+                "to_act": deal.to_act,
+                "last": None
+                if deal.last is None
+                else {
+                    "seat": deal.last[0],
+                    "cards": deal.last[1].codes,
+                    "kind": deal.last[1].kind.value,
+                    "key": deal.last[1].key,
+                },
+                "passes": deal.passes,
+                "counts": {s: deal.seats[s].count for s in SEATS},
+                "order": list(deal.order),
+                "reports": {s: deal.seats[s].reported for s in SEATS},
+                "stopped": sorted(s for s in SEATS if deal.seats[s].stopped),
+                "clocks": {s: {"action": c.action, "deadline": c.deadline} for s, c in deal.clocks.items()},
+                "tributes": dict(deal.tributes),
+                "returns": dict(deal.returns),
+                "resisted": deal.resisted,
+            }
+        return out
