@@ -124,10 +124,14 @@ class _MissedReport:
 class MatchSimulator:
     """Plays one match of up to ``deals`` deals; ``violations`` is the chance per action of one."""
 
-    def __init__(self, seed: int, deals: int = 20, violations: float = 0.0) -> None:
+    def __init__(
+        self, seed: int, deals: int = 20, violations: float = 0.0, offences: frozenset[str] | None = None
+    ) -> None:
         self.rng = random.Random(seed)
         self.deals = deals
         self.rate = violations
+        self.offences = offences
+        """Inject only these forms (``PENALTY`` keys); ``None``: all."""
         self.out = Timeline()
         self.truth: list[Injected] = []
         self.ladder = LadderModel()
@@ -174,7 +178,11 @@ class MatchSimulator:
         equally likely, whatever the number of seats that could commit them."""
         if not self.rate or self.rng.random() >= self.rate:
             return None
-        allowed = [(o, s) for o, s in options() if self.ladder.allows(SIDE_OF[s], PENALTY[o])]
+        allowed = [
+            (o, s)
+            for o, s in options()
+            if self.ladder.allows(SIDE_OF[s], PENALTY[o]) and (self.offences is None or o in self.offences)
+        ]
         if not allowed:
             return None
         offence = self.rng.choice(sorted({o for o, _ in allowed}))
@@ -397,6 +405,6 @@ class MatchSimulator:
         return deal.next_active(seat)
 
 
-def simulate(seed: int, deals: int = 20, violations: float = 0.0) -> SimResult:
+def simulate(seed: int, deals: int = 20, violations: float = 0.0, offences: frozenset[str] | None = None) -> SimResult:
     """One seeded match (``random.Random(seed)``; no wall clock): the same arguments, the same log."""
-    return MatchSimulator(seed, deals, violations).run()
+    return MatchSimulator(seed, deals, violations, offences).run()
