@@ -36,6 +36,7 @@ from referee_station.sim.violations import (
 )
 from referee_station.table.events import (
     NEXT_SEAT,
+    OTHER_SIDE,
     PARTNER,
     SEATS,
     SIDE_OF,
@@ -49,6 +50,7 @@ from referee_station.table.events import (
     Record,
     Report,
     Return,
+    Tick,
     Tribute,
 )
 
@@ -79,6 +81,12 @@ class SimResult:
     levels: dict[str, str]
     deal_levels: list[str]
     """The level each deal was played at (R-LVL-2), for checking the log against the rules."""
+    fouls: list[str | None]
+    """Per deal, the side whose foul ended it (R-PEN 犯规), or ``None``."""
+    winner: str
+    """EW, NS or draw (R-MATCH-1; 判负 gives the match to the other side)."""
+    match_loss: str | None = None
+    """The side that lost the match by a second foul; its last deal has no result."""
 
 
 @dataclass
@@ -110,6 +118,15 @@ class _Deal:
         return self.finished + [s for s in SEATS if s not in self.finished]
 
 
+class _DealStopped(Exception):
+    """An injected violation made a foul (the deal ends at once) or a match loss (the match ends)."""
+
+    def __init__(self, side: str, match_loss: bool) -> None:
+        super().__init__(side)
+        self.side = side
+        self.match_loss = match_loss
+
+
 @dataclass
 class _MissedReport:
     """A report being withheld (R-REPORT-2): sent after one further action, or never."""
@@ -138,22 +155,42 @@ class MatchSimulator:
         self.levels = dict.fromkeys(SIDES, 0)
         self.level = "2"
         self.last_order: list[str] | None = None
+        self.last_foul: str | None = None
+        self.stopping: _DealStopped | None = None
+        """Set when the violation just injected makes a foul or a match loss once it is flagged."""
 
     def run(self) -> SimResult:
         self.out.at(MatchStart(0.0, {"EW": "East-West", "NS": "North-South"}, {"length_deals": self.deals}))
         deal_levels: list[str] = []
+        fouls: list[str | None] = []
+        winner: str | None = None
+        match_loss = None
         for _ in range(self.deals):
             deal_levels.append(self.level)
-            order = self._deal()
-            result = book.score(order, self.levels, self.level)
+            try:
+                order = self._deal()
+            except _DealStopped as stop:
+                fouls.append(stop.side)
+                if stop.match_loss:
+                    match_loss, winner = stop.side, OTHER_SIDE[stop.side]
+                    break
+                result = book.score_foul(self.levels, stop.side)
+                self.last_foul = stop.side
+            else:
+                fouls.append(None)
+                result = book.score(order, self.levels, self.level)
+                self.last_order, self.last_foul = order, None
             self.levels = result.levels
             self.level = RANKS[self.levels[result.side_up]]
-            self.last_order = order
             if result.passed_ace:
+                winner = result.side_up
                 break
+        if winner is None:
+            ew, ns = self.levels["EW"], self.levels["NS"]
+            winner = "draw" if ew == ns else ("EW" if ew > ns else "NS")
         self.truth.sort(key=lambda item: item.t)
         levels = {s: RANKS[v] for s, v in self.levels.items()}
-        return SimResult(self.out.records, self.truth, len(deal_levels), levels, deal_levels)
+        return SimResult(self.out.records, self.truth, len(deal_levels), levels, deal_levels, fouls, winner, match_loss)
 
     # -- timing and injection ------------------------------------------------------------------
 
@@ -178,20 +215,35 @@ class MatchSimulator:
         equally likely, whatever the number of seats that could commit them."""
         if not self.rate or self.rng.random() >= self.rate:
             return None
-        allowed = [
-            (o, s)
-            for o, s in options()
-            if self.ladder.allows(SIDE_OF[s], PENALTY[o]) and (self.offences is None or o in self.offences)
-        ]
+        allowed = [(o, s) for o, s in options() if self._may_inject(o, s)]
         if not allowed:
             return None
         offence = self.rng.choice(sorted({o for o, _ in allowed}))
         seat = self.rng.choice([s for o, s in allowed if o == offence])
-        self.ladder.add(SIDE_OF[seat], PENALTY[offence])
+        reached = self.ladder.add(SIDE_OF[seat], PENALTY[offence])
+        if reached in ("foul", "match_loss"):
+            self.stopping = _DealStopped(SIDE_OF[seat], reached == "match_loss")
         return offence, seat
 
+    def _may_inject(self, offence: str, seat: str) -> bool:
+        """The forms asked for; a report missed until the second further action is flagged while that
+        action is applied (R-REPORT-2), so it is never the one that makes a foul."""
+        if self.offences is not None and offence not in self.offences:
+            return False
+        return offence != "missed_report_late" or self.ladder.reaches(SIDE_OF[seat], PENALTY[offence]) not in (
+            "foul",
+            "match_loss",
+        )
+
     def _inject(self, t: float, seat: str, offence: str) -> None:
+        """Record the truth once the violation is on the table (the record that gets it flagged was
+        just written); when its penalty makes a foul or a match loss, stop the deal right there."""
         self.truth.append(Injected(t, seat, "missed_report" if offence == "missed_report_late" else offence))
+        if self.stopping is not None:
+            if offence == "overtime":  # flagged by the first record past the grace (R-TIME-3)
+                self.out.at(Tick(round(t + 0.01, 2)))
+            stop, self.stopping = self.stopping, None
+            raise stop
 
     # -- a deal ---------------------------------------------------------------------------------
 
@@ -200,11 +252,16 @@ class MatchSimulator:
         self.rng.shuffle(cards)
         hands = {seat: sorted(cards[i * HAND : (i + 1) * HAND]) for i, seat in enumerate(SEATS)}
         t = round(self.out.now + self.rng.uniform(15.0, 30.0), 2)
-        leader = self.rng.choice(SEATS) if self.last_order is None else None
+        leader = None
+        if self.last_foul is not None:  # the referee names a leader from the non-violating side (R-PEN 犯规)
+            leader = self.rng.choice(SIDE_SEATS[OTHER_SIDE[self.last_foul]])
+        elif self.last_order is None:
+            leader = self.rng.choice(SEATS)
         self.out.at(DealStart(t, leader, {seat: tuple(c.code for c in hand) for seat, hand in hands.items()}))
         deal = _Deal(self.level, hands)
         start = t
-        if self.last_order is not None:
+        if leader is None:
+            assert self.last_order is not None
             due = book.tribute_due(self.last_order)
             if book.resisted(due, hands):
                 leader = due.upstream  # 抗贡 R-TRIB-3
@@ -217,11 +274,11 @@ class MatchSimulator:
         """Tribute then return (R-TRIB-1/2); returns the first leader and when its clock starts."""
         level, hands = deal.level, deal.hands
         paid = {payer: book.tribute_card(hands[payer], level) for payer in due.payers}
-        plans = []
+        plans: list[tuple[float, str, tuple[str, str] | None, Card | None]] = []
         for payer in due.payers:
             wrong = wrong_tribute(hands[payer], paid[payer], level, self.rng)
             options = [("overtime", payer)] + ([("wrong_tribute", payer)] if wrong else [])
-            offence = self._roll(options.copy)
+            offence = None if self._violated(plans) else self._roll(options.copy)
             plans.append((self._when(dealt, TRIBUTE_LIMIT, offence == ("overtime", payer)), payer, offence, wrong))
         complete = self._exchange(plans, dealt, TRIBUTE_LIMIT, paid, Tribute)
         recipients = book.tribute_recipients(due, paid, level)
@@ -234,7 +291,7 @@ class MatchSimulator:
             back[recipient] = choose_return(book.returnable(hands[recipient], level), level, self.rng)
             wrong = wrong_return(hands[recipient], level, self.rng)
             options = [("overtime", recipient)] + ([("wrong_return", recipient)] if wrong else [])
-            offence = self._roll(options.copy)
+            offence = None if self._violated(plans) else self._roll(options.copy)
             late = offence == ("overtime", recipient)
             plans.append((self._when(complete, RETURN_LIMIT, late), recipient, offence, wrong))
         returned = self._exchange(plans, complete, RETURN_LIMIT, back, Return)
@@ -244,6 +301,12 @@ class MatchSimulator:
         for hand in hands.values():
             hand.sort()
         return book.first_leader_after_tribute(due, recipients), returned
+
+    @staticmethod
+    def _violated(plans: list[tuple[float, str, tuple[str, str] | None, Card | None]]) -> bool:
+        """One violation per tribute (or return) phase: the seats' cards are decided together, and a
+        second one could follow a foul that already ended the deal, or be flagged in another order."""
+        return any(plan[2] is not None for plan in plans)
 
     def _exchange(
         self,
@@ -386,8 +449,9 @@ class MatchSimulator:
         when = round(max(self.out.now, t) + self.rng.uniform(0.3, 1.2), 2)
         if kind == "wrong_report":
             count = left + 1 if left < REPORT_MAX else left - 1
-            self._inject(when, seat, "wrong_report")
         self.out.at(Report(when, seat, count))
+        if kind == "wrong_report":
+            self._inject(when, seat, "wrong_report")
         return missed
 
     def _next_to_act(self, deal: _Deal, seat: str, passed: bool) -> str:
