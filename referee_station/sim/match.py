@@ -10,7 +10,11 @@ Invariants:
 - Without injection every event is correct, on time, and every play is legal and beats the trick.
 - An injected violation changes nothing the table would keep: a void play or pass is taken back
   and the right seat acts next; a wrong tribute or return is replaced at once by the right card.
-- At most one violation per action, and none while a missed report is still being judged.
+- At most one violation per action (per tribute or return phase), and none while a missed report
+  is still being judged (R-REPORT-2).
+- The penalty ladder is followed as an auto-confirming referee climbs it (R-PEN): the record that
+  gets a foul flagged is the deal's last (the violating side double down, no tribute next deal, a
+  first leader from the other side); the one that gets a match loss flagged is the match's last.
 """
 
 from __future__ import annotations
