@@ -70,6 +70,8 @@ GRACE = 10.0
 """R-TIME-3: the 读秒 count-down; only past it is an action overtime."""
 REPORT_MAX = 10
 """R-REPORT-1: a player left with 1 to 10 cards reports."""
+BETWEEN_DEALS = (60.0, 150.0)
+"""Seconds from one deal's end to the next deal picked up: shuffle, cut, deal 108 cards (R-DEAL-1)."""
 SLOW_RATE = 0.01
 """Share of actions taken inside the grace period (slow but not a violation)."""
 HAND = 27
@@ -255,7 +257,7 @@ class MatchSimulator:
         cards = [card for card in DECK for _ in range(2)]
         self.rng.shuffle(cards)
         hands = {seat: sorted(cards[i * HAND : (i + 1) * HAND]) for i, seat in enumerate(SEATS)}
-        t = round(self.out.now + self.rng.uniform(15.0, 30.0), 2)
+        t = round(self.out.now + self.rng.uniform(*BETWEEN_DEALS), 2)
         leader = None
         if self.last_foul is not None:  # the referee names a leader from the non-violating side (R-PEN 犯规)
             leader = self.rng.choice(SIDE_SEATS[OTHER_SIDE[self.last_foul]])

@@ -29,7 +29,6 @@ PENALTY: dict[str, str] = {
 }
 """The proposed penalty of each injected form; ``missed_report_late`` is flagged as ``missed_report``."""
 
-PLAY_OFFENCES = ("out_of_turn_play", "out_of_turn_pass", "illegal_pattern", "does_not_beat", "overtime")
 REPORT_OFFENCES = ("missed_report", "missed_report_late", "wrong_report")
 
 

@@ -52,7 +52,7 @@ def test_replaying_the_written_log_gives_the_same_outputs(tmp_path):
 
 @pytest.mark.slow
 def test_a_thousand_deals():
-    total = agree(range(1000, 1250), deals=4, rate=0.005)
+    total = agree(range(1000, 1300), deals=4, rate=0.01)
     assert total.deals >= 1000
     assert total.problems == []
     print(total.deals, total.events, total.fouls, total.match_losses, dict(total.injected))
