@@ -166,6 +166,7 @@ class MatchSimulator:
         """Set when the violation just injected makes a foul or a match loss once it is flagged."""
 
     def run(self) -> SimResult:
+        """Deal until ``deals`` were played, a side passed A (R-UP-2) or lost the match (R-PEN)."""
         self.out.at(MatchStart(0.0, {"EW": "East-West", "NS": "North-South"}, {"length_deals": self.deals}))
         deal_levels: list[str] = []
         fouls: list[str | None] = []
@@ -217,8 +218,8 @@ class MatchSimulator:
 
     def _roll(self, options: Callable[[], list[tuple[str, str]]]) -> tuple[str, str] | None:
         """At most one violation per action: with the configured rate, one of ``options()``
-        ((offence, seat)) whose confirmed penalty keeps the side below a foul; offences are
-        equally likely, whatever the number of seats that could commit them."""
+        ((offence, seat)) that may be injected; offences are equally likely, whatever the number of
+        seats that could commit them. Its penalty climbs the ladder at once (auto-confirm, R-PEN)."""
         if not self.rate or self.rng.random() >= self.rate:
             return None
         allowed = [(o, s) for o, s in options() if self._may_inject(o, s)]
