@@ -21,7 +21,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of table 1; table i plays seed + i - 1")
     parser.add_argument("--deals", type=int, default=8, help="deals per match (default 8)")
     parser.add_argument("--speed", type=float, default=1.0, help="times real time (default 1; 0: as fast as possible)")
-    parser.add_argument("--violations", type=float, default=0.02, help="chance of a violation per action (0.02)")
+    parser.add_argument("--violations", type=float, default=0.01, help="chance of a violation per action (0.01)")
     parser.add_argument("--log", type=Path, action="append", help="replay a recorded table log instead (repeatable)")
     parser.add_argument("--headless", action="store_true", help="terminal timeline even when a display is there")
     parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="console language (default zh)")

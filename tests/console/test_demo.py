@@ -6,12 +6,8 @@ from __future__ import annotations
 import io
 from collections import Counter
 
-import pytest
-
 from referee_station.cli import main
 from referee_station.console.live.headless import run_headless
-
-pytest.importorskip("referee_station.sim", reason="the simulator (branch sim) has not landed on main yet")
 from referee_station.console.live.simulated import simulated_tables
 
 
@@ -28,7 +24,7 @@ def test_every_injected_violation_is_flagged():
             assert match.t >= injected.t
             flags.remove(match)
         assert [f for f in flags if f.penalty != "anomaly"] == [], f"{table.name}: flags nothing injected"
-        assert len(model.table(table.name).results) == 3
+        assert model.table(table.name).match_end is not None  # 3 deals, or fewer after a match loss
     text = out.getvalue()
     assert text.count("⚑") == sum(len(t.truth) for t in tables)
     assert text.count("★") == 4

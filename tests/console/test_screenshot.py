@@ -6,15 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from referee_station.console.live.hall import LiveHall
 from referee_station.console.live.runner import TableRunner
+from referee_station.console.live.simulated import simulated_tables
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.qt.window import ConsoleWindow
-
-pytest.importorskip("referee_station.sim", reason="the simulator (branch sim) has not landed on main yet")
-from referee_station.console.live.simulated import simulated_tables
 
 SHOT = Path(__file__).resolve().parents[2] / "docs" / "console.png"
 UNTIL = 420.0
