@@ -38,6 +38,7 @@ def main() -> None:
     from PySide6.QtWidgets import QApplication
 
     from referee_station.console.live.simulated import simulated_tables
+    from referee_station.console.models.update import TABLE_SOURCES
     from referee_station.console.qt.app import ConsoleApp
 
     qt = QApplication([])
@@ -48,7 +49,7 @@ def main() -> None:
 
     def apply(updates: list) -> None:
         now = time.monotonic()
-        lags.extend(now - (app.hall.start + u.event.t / args.speed) for u in updates if u.who == "table")
+        lags.extend(now - (app.hall.start + u.event.t / args.speed) for u in updates if u.who in TABLE_SOURCES)
         land(updates)
 
     app.engine.updates.disconnect(land)

@@ -1,7 +1,9 @@
 """``referee-station demo``: the station's main job — live simulated tables, refereed as they play.
 
 Each table plays its own seeded match (``referee_station.sim``), or replays a recorded log
-(``--log``), timed at ``--speed`` times real time. With a display the referee console opens over
+(``--log``), timed at ``--speed`` times real time. Passes and reports go through each table's seat
+units, emulated on a pseudo-terminal and heard by the real driver (``devices``), when the demo is
+paced at up to 10× (``--no-devices`` to leave them out). With a display the referee console opens over
 the live hall; without one (or with ``--headless``) the flags, ladder steps and results print as
 a live timeline, every flag confirmed automatically. Exit code 0.
 """
@@ -14,6 +16,10 @@ from pathlib import Path
 
 from referee_station.console.live.feed import jsonl_feed
 
+MAX_DEVICE_SPEED = 10.0
+"""Above this the emulated seat units are left out: the hub debounces a button for 30 ms, so at
+higher speeds two presses of one seat can fall inside it, and presses wait for the wire."""
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("demo", help="live simulated tables refereed in the console (or the terminal)")
@@ -23,6 +29,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--speed", type=float, default=1.0, help="times real time (default 1; 0: as fast as possible)")
     parser.add_argument("--violations", type=float, default=0.01, help="chance of a violation per action (0.01)")
     parser.add_argument("--log", type=Path, action="append", help="replay a recorded table log instead (repeatable)")
+    parser.add_argument(
+        "--no-devices",
+        dest="devices",
+        action="store_false",
+        help="feed passes and reports straight to the referee, not through the emulated seat units",
+    )
     parser.add_argument("--headless", action="store_true", help="terminal timeline even when a display is there")
     parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="console language (default zh)")
     parser.add_argument("--referee", default="referee", help="name the audit trail gives the console's rulings")
@@ -43,11 +55,12 @@ def feeds_of(args: argparse.Namespace) -> list[tuple[str, list]]:
 
 def run(args: argparse.Namespace) -> int:
     feeds = feeds_of(args)
+    devices = args.devices and 0 < args.speed <= MAX_DEVICE_SPEED
     if args.headless or not has_display():
         from referee_station.console.live.headless import run_headless
 
-        run_headless(feeds, args.speed)
+        run_headless(feeds, args.speed, devices=devices)
         return 0
     from referee_station.console.qt.app import run_console
 
-    return run_console(feeds, args.speed, args.lang, args.referee)
+    return run_console(feeds, args.speed, args.lang, args.referee, devices=devices)

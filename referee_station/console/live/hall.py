@@ -42,6 +42,11 @@ class LiveHall:
             updates.append(min(ready, key=lambda r: r.next_t or 0.0).step())
         return updates
 
+    def close(self) -> None:
+        """Let go of every table's devices."""
+        for runner in self.runners.values():
+            runner.close()
+
     def wait(self) -> float:
         """Wall seconds until the next feed event is due (0 when one is due or unpaced)."""
         pending = [r.next_t for r in self.runners.values() if r.next_t is not None]

@@ -17,18 +17,23 @@ from referee_station.console.models.console import ConsoleModel
 LONGEST_SLEEP = 0.5
 
 
-def run_headless(feeds: Sequence[tuple[str, Sequence]], speed: float, out: TextIO | None = None) -> ConsoleModel:
+def run_headless(
+    feeds: Sequence[tuple[str, Sequence]], speed: float, out: TextIO | None = None, *, devices: bool = False
+) -> ConsoleModel:
     """Play every table to its end; return the console model (alerts, register, record sheets)."""
     out = out or sys.stdout
     model = ConsoleModel(referee="auto")
-    hall = LiveHall([TableRunner(name, events, auto_confirm=True) for name, events in feeds], speed)
+    hall = LiveHall([TableRunner(name, events, devices=devices, auto_confirm=True) for name, events in feeds], speed)
     print(f"{len(feeds)} tables, speed {'max' if speed <= 0 else f'{speed:g}×'}", file=out, flush=True)
-    while not hall.done:
-        for update in hall.due():
-            model.apply(update)
-            for line in timeline_lines(update):
-                print(line, file=out, flush=True)
-        time.sleep(min(LONGEST_SLEEP, hall.wait()))
+    try:
+        while not hall.done:
+            for update in hall.due():
+                model.apply(update)
+                for line in timeline_lines(update):
+                    print(line, file=out, flush=True)
+            time.sleep(min(LONGEST_SLEEP, hall.wait()))
+    finally:
+        hall.close()
     for name in hall.runners:
         table = model.table(name)
         flags = sum(1 for a in model.alerts.answered + model.alerts.pending if a.table == name)

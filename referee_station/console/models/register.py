@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from referee_station.console.models.signal import Signal
-from referee_station.console.models.update import TableUpdate
+from referee_station.console.models.update import TABLE_SOURCES, TableUpdate
 from referee_station.table.events import SIDES, Flag, Penalty, Ruling
 
 
@@ -69,7 +69,7 @@ class PenaltyRegister:
         if isinstance(ev, Ruling):
             what = f"{ev.decision} flag {ev.flag}" + (" (stop next)" if ev.stop_next else "")
             self._audit(update, update.who, what, change or "no change")
-        elif update.who != "table":
+        elif update.who not in TABLE_SOURCES:
             raised = [f"flag {o.id} {o.offence}" for o in update.outputs if isinstance(o, Flag)]
             self._audit(update, update.who, f"manual {ev.to_line()}", ", ".join(raised) or "accepted")
         for flag in (o for o in update.outputs if isinstance(o, Flag)):

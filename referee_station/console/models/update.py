@@ -13,14 +13,16 @@ from referee_station.table.events import Output, Record
 
 HEALTH_UNITS = ("camera", "timer", "seats")
 """The table's sources whose health the hall tile shows."""
+TABLE_SOURCES = frozenset({"table", "seats"})
+"""``who`` of events from the table itself (its feed, its seat units), not typed at the console."""
 
 
 @dataclass(frozen=True)
 class TableUpdate:
     """One input event of one table, the referee's outputs for it and the state after it.
 
-    ``who`` is the source of the event: ``table`` for the table's own sources (camera, seat units,
-    timer), a referee's name for a console entry, ``auto`` for the headless auto-confirm.
+    ``who`` is the source of the event: ``table`` for the table's feed, ``seats`` for what the seat
+    units' driver heard, a referee's name for a console entry.
     ``produced`` is ``time.monotonic()`` when the referee returned, for flag-to-screen latency.
     ``frame`` is the camera image at that moment when the table has a camera (else ``None``).
     """

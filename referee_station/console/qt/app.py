@@ -19,10 +19,16 @@ class ConsoleApp:
     """Window, models and engine thread wired together; ``start`` begins the live hall."""
 
     def __init__(
-        self, feeds: Sequence[tuple[str, Sequence]], speed: float, lang: str = "zh", referee: str = "referee"
+        self,
+        feeds: Sequence[tuple[str, Sequence]],
+        speed: float,
+        lang: str = "zh",
+        referee: str = "referee",
+        *,
+        devices: bool = False,
     ) -> None:
         self.model = ConsoleModel(referee=referee, lang=lang)
-        self.hall = LiveHall([TableRunner(name, events) for name, events in feeds], speed)
+        self.hall = LiveHall([TableRunner(name, events, devices=devices) for name, events in feeds], speed)
         self.model.send.connect(lambda table, event, who: self.hall.runners[table].submit(event, who))
         self.window = ConsoleWindow(self.model)
         self.engine = Engine(self.hall)
@@ -44,14 +50,20 @@ class ConsoleApp:
         self.window.close()
 
 
-def run_console(feeds: Sequence[tuple[str, Sequence]], speed: float, lang: str = "zh", referee: str = "referee") -> int:
+def run_console(
+    feeds: Sequence[tuple[str, Sequence]],
+    speed: float,
+    lang: str = "zh",
+    referee: str = "referee",
+    *,
+    devices: bool = False,
+) -> int:
     """Open the console over the live tables; returns when the window is closed."""
     qt = QApplication.instance() or QApplication(sys.argv[:1])
-    signal.signal(
-        signal.SIGINT, signal.SIG_DFL
-    )  # Ctrl+C in the terminal ends the demo (Qt's loop holds Python's handler)
-    app = ConsoleApp(feeds, speed, lang, referee)
+    # Ctrl+C in the terminal ends the demo (Qt's event loop would keep Python's handler from running)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    app = ConsoleApp(feeds, speed, lang, referee, devices=devices)
     app.start()
     code = qt.exec()
-    app.engine.stop()
+    app.stop()
     return code

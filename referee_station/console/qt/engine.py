@@ -46,11 +46,12 @@ class Engine(QObject):
         return self._worker.is_alive()
 
     def stop(self) -> None:
-        """Stop the worker and wait for it (safe to call twice)."""
+        """Stop the worker, wait for it and let go of the tables' devices (safe to call twice)."""
         self._stop.set()
         if self._worker.is_alive():
             self._worker.join()
         self._pump.stop()
+        self.hall.close()
 
     def _run(self) -> None:
         """Until stopped: rulings still arrive after the tables' feeds have ended."""
