@@ -76,16 +76,14 @@ def tile_of(model: TableModel, wall_now: float) -> Tile:
 
 
 class HallModel:
-    """All tables of the hall. Signals: ``table_added(name)``, ``table_changed(name)``."""
+    """All tables of the hall. Signal: ``table_added(name)`` (tiles are redrawn on a timer)."""
 
     def __init__(self) -> None:
         self.tables: dict[str, TableModel] = {}
         self.table_added = Signal()
-        self.table_changed = Signal()
 
     def add(self, model: TableModel) -> None:
         self.tables[model.table] = model
-        model.changed.connect(lambda: self.table_changed.emit(model.table))
         self.table_added.emit(model.table)
 
     def tiles(self, wall_now: float, states: frozenset[str] | None = None, text: str = "") -> list[Tile]:

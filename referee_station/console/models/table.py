@@ -46,7 +46,7 @@ class HistoryEntry:
 class TableModel:
     """The state of one table for the table view and its hall tile.
 
-    Signals: ``changed()`` after every update, ``history_added(entry)``, ``deal_ended(DealEnd)``.
+    Signal: ``changed()`` after every update.
     """
 
     def __init__(self, table: str) -> None:
@@ -65,8 +65,6 @@ class TableModel:
         self.match_end: MatchEnd | None = None
         self.frame: Any = None
         self.changed = Signal()
-        self.history_added = Signal()
-        self.deal_ended = Signal()
 
     # -- reading the state ------------------------------------------------------------------
 
@@ -117,7 +115,6 @@ class TableModel:
                 self.flags[out.id] = out
             elif isinstance(out, DealEnd):
                 self.results.append(out)
-                self.deal_ended.emit(out)
             elif isinstance(out, MatchEnd):
                 self.match_end = out
         if isinstance(ev, MatchStart):
@@ -137,7 +134,7 @@ class TableModel:
                 (ev.card,) if isinstance(ev, Tribute) else (),
                 ev.count if isinstance(ev, Report) else None,
             )
-            self._add(entry)
+            self.history.append(entry)
         self.changed.emit()
 
     def _action(self, ev: PlayCards | Pass, before: dict[str, Any] | None, void: bool) -> None:
@@ -147,12 +144,8 @@ class TableModel:
                 self.trick_cards = {}
             if not void:
                 self.trick_cards[ev.seat] = ev.cards
-            self._add(HistoryEntry(ev.t, self.trick, ev.seat, "play", ev.cards, void=void))
+            self.history.append(HistoryEntry(ev.t, self.trick, ev.seat, "play", ev.cards, void=void))
         else:
             if not void:
                 self.trick_cards[ev.seat] = None
-            self._add(HistoryEntry(ev.t, self.trick, ev.seat, "pass", void=void))
-
-    def _add(self, entry: HistoryEntry) -> None:
-        self.history.append(entry)
-        self.history_added.emit(entry)
+            self.history.append(HistoryEntry(ev.t, self.trick, ev.seat, "pass", void=void))
