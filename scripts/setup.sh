@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Set up everything the station and its tests need on a fresh Debian machine: system packages
-# (when missing), a virtual environment in .venv, and the project with its dev extra.
+# (when missing), a virtual environment in .venv, and the project with its dev and hall extras.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=()
+APT_PACKAGES=(mosquitto postgresql)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
@@ -17,4 +17,4 @@ fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[dev]'
+.venv/bin/python -m pip install -q -e '.[dev,hall]'
