@@ -58,7 +58,9 @@ class HeadStats:
 
     received: int = 0
     stored: int = 0
+    """Records new to the register."""
     duplicates: int = 0
+    """Copies dropped: by the in-memory ids or by ``ON CONFLICT (id) DO NOTHING``."""
     dropped: int = 0
     """Messages that were not ours or named another table than their topic."""
     latencies: list[float] = field(default_factory=list)
@@ -207,7 +209,7 @@ class HeadConsole:
         fresh = list({e.id: e for e in records if e.id not in self._seen}.values())
         while True:
             try:
-                self.register.store(self.hall, fresh)
+                stored = self.register.store(self.hall, fresh)
                 break
             except psycopg.Error:
                 if self._closing.is_set():
@@ -222,8 +224,8 @@ class HeadConsole:
                 self.on_record(envelope)
         while len(self._seen) > SEEN_MAX:
             self._seen.popitem(last=False)
-        self.stats.stored += len(fresh)
-        self.stats.duplicates += len(records) - len(fresh)
+        self.stats.stored += stored
+        self.stats.duplicates += len(records) - stored
         self._ack(records)
 
     def _store_status(self, table: str, payload: str) -> None:
