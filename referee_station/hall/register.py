@@ -41,7 +41,11 @@ class Register:
         self._dsn = dsn
         self._lock = threading.Lock()
         self._conn = self._connect()
-        self.version = self._migrate()
+        try:
+            self.version = self._migrate()
+        except BaseException:
+            self._conn.close()
+            raise
 
     def _connect(self) -> psycopg.Connection[tuple[Any, ...]]:
         try:

@@ -50,10 +50,23 @@ class LogStation:
         self._db.close()
 
 
-class StationTable(Table):
-    """The scenario helper of tests/table, feeding through a :class:`LogStation` (and its link)."""
+class Recorder:
+    """A station without a log file: keeps the records in a list (for register tests)."""
 
-    def __init__(self, station: LogStation, after: Callable[[], None] = lambda: None, **match: Any) -> None:
+    def __init__(self, auto_confirm: bool = True) -> None:
+        self.referee = TableReferee(auto_confirm=auto_confirm)
+        self.records: list[Record] = []
+
+    def submit(self, event: Record) -> list[Record]:
+        outputs = self.referee.feed(event)
+        self.records += [event, *outputs]
+        return outputs
+
+
+class StationTable(Table):
+    """The scenario helper of tests/table, feeding through a station (and its link)."""
+
+    def __init__(self, station: LogStation | Recorder, after: Callable[[], None] = lambda: None, **match: Any) -> None:
         self.station = station
         self.after = after
         super().__init__(auto_confirm=False, **match)
