@@ -9,10 +9,11 @@ import pytest
 
 from referee_station.hall.auth import LoginError, hash_referee
 from referee_station.hall.broker_url import BrokerURL
+from referee_station.hall.linked import LinkedStation
 from referee_station.hall.publisher import StationLink
 from referee_station.hall.register import Register
 from referee_station.hall.subscriber import HeadConsole
-from referee_station.hall.topics import RulingCommand
+from referee_station.table.events import Record
 from tests.hall.conftest import HALL, Hall
 from tests.hall.helpers import LogStation, StationTable, wait_for
 from tests.table.helpers import east_west_sweep
@@ -42,11 +43,11 @@ def test_match_reaches_the_register_and_a_head_ruling_reaches_the_station(
         session = head.login("li", "secret")
         command = head.rule(session, "T01", flag["id"], "confirm")
 
-        received: list[RulingCommand] = []
-        wait_for(lambda: bool(received.extend(link.take_rulings()) or received), what="the ruling at the station")
-        assert received == [command]
-        assert link.apply(command, table.t + 1, station.submit)
-        assert not link.apply(command, table.t + 1, station.submit)  # a copy is not applied twice
+        linked = LinkedStation(station, link, clock=lambda: table.t + 0.5)
+        penalties: list[Record] = []
+        wait_for(lambda: bool(penalties.extend(linked.apply_rulings()) or penalties), what="the ruling applied")
+        assert [p.to_json()["penalty"] for p in penalties] == ["warning"]
+        assert not link.apply(command, table.t + 1, station.submit)  # a copy is never applied twice
         east_west_sweep(table, "E")
         assert link.wait_acked(15)
         wait_for(lambda: register.ruling_applied(command.id) is not None, what="the ruling linked to its record")
