@@ -1,5 +1,5 @@
 """The subcommands of ``referee-station``, in the order ``--help`` lists them."""
 
-from referee_station.commands import check
+from referee_station.commands import check, hall
 
-COMMANDS = [check]
+COMMANDS = [check, hall]

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from referee_station.hall.linked import LinkedStation
 from referee_station.table.events import Record, parse_record
 from referee_station.table.referee import TableReferee
 from tests.table.helpers import Table
@@ -66,11 +67,17 @@ class Recorder:
 class StationTable(Table):
     """The scenario helper of tests/table, feeding through a station (and its link)."""
 
-    def __init__(self, station: LogStation | Recorder, after: Callable[[], None] = lambda: None, **match: Any) -> None:
+    def __init__(
+        self,
+        station: LogStation | Recorder | LinkedStation,
+        after: Callable[[], None] = lambda: None,
+        referee: TableReferee | None = None,
+        **match: Any,
+    ) -> None:
         self.station = station
         self.after = after
         super().__init__(auto_confirm=False, **match)
-        self.referee = station.referee
+        self.referee = referee or station.referee  # a LinkedStation's is its station's
 
     def feed(self, line: dict[str, Any], advance: float | None = None) -> list[dict[str, Any]]:
         self.t += self.step if advance is None else advance
