@@ -23,7 +23,7 @@ import secrets
 import threading
 import time
 import uuid
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict, defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +50,7 @@ BATCH_MAX = 500
 SEEN_MAX = 2_000_000
 """Ids remembered for dropping copies before the database (about 200 MB at most)."""
 RETRY_S = 1.0
+LATENCIES_KEPT = 1_000_000
 
 
 @dataclass
@@ -63,8 +64,8 @@ class HeadStats:
     """Copies dropped: by the in-memory ids or by ``ON CONFLICT (id) DO NOTHING``."""
     dropped: int = 0
     """Messages that were not ours or named another table than their topic."""
-    latencies: list[float] = field(default_factory=list)
-    """Seconds from the station's log commit to the register commit, per stored record."""
+    latencies: deque[float] = field(default_factory=lambda: deque(maxlen=LATENCIES_KEPT))
+    """Seconds from the station's log commit to the register commit, per stored record (the latest)."""
 
 
 class HeadConsole:
