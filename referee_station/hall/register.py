@@ -136,6 +136,17 @@ class Register:
                 (command.id, hall, table, command.flag, command.decision, command.stop_next, command.referee),
             )
 
+    def unapplied_rulings(self, hall: str, table: str) -> list[RulingCommand]:
+        """Rulings sent to a table whose ``ruling`` record has not come back, oldest first."""
+        rows = self._query(
+            "SELECT id, flag, decision, referee, stop_next, extract(epoch FROM issued_at) FROM rulings"
+            " WHERE hall = %s AND table_id = %s AND applied_record IS NULL ORDER BY issued_at",
+            (hall, table),
+        )
+        return [
+            RulingCommand(i, flag, decision, referee, stop, float(at)) for i, flag, decision, referee, stop, at in rows
+        ]
+
     def ruling_applied(self, command_id: str) -> str | None:
         """The record id the station logged for a ruling command, once it has arrived."""
         rows = self._query("SELECT applied_record FROM rulings WHERE id = %s", (command_id,))

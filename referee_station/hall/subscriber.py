@@ -12,7 +12,8 @@ published while it was down is delivered when it returns). Records go through on
 The topic's table is the one the broker authenticated (ACL); a message whose envelope names another
 table is dropped. Rulings need a referee logged in (:meth:`login`); each is written to the register's
 ``rulings`` table under that name before it is sent, and linked to the station's ``ruling`` record
-when that arrives (``cause``).
+when that arrives (``cause``); one not linked yet is sent again whenever the table comes online
+(the station drops a copy it applied already).
 """
 
 from __future__ import annotations
@@ -237,6 +238,9 @@ class HeadConsole:
             return
         self.statuses[table] = state
         self.register.set_status(self.hall, table, state, payload)
+        if state == "online":  # a ruling sent before the station first subscribed would be lost: resend
+            for command in self.register.unapplied_rulings(self.hall, table):
+                self._client.publish(topic(self.hall, table, "rulings"), command.encode(), qos=1)
 
     def _ack(self, records: list[Envelope]) -> None:
         by_log: dict[tuple[str, str], list[int]] = defaultdict(list)

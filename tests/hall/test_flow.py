@@ -62,3 +62,22 @@ def test_match_reaches_the_register_and_a_head_ruling_reaches_the_station(
     assert register.statuses(HALL)["T01"] == "offline"
     assert head.stats.duplicates == 0 and head.stats.dropped == 0
     station.close()
+
+
+def test_a_ruling_sent_before_the_station_connected_is_resent_when_it_comes_online(
+    hall: Hall, register: Register, log_path: Path
+) -> None:
+    register.add_referee(hash_referee("li", "secret", iterations=1000))
+    station = LogStation(log_path, "T12")
+    with HeadConsole(BrokerURL.parse(hall.head_url()), HALL, register) as head:
+        assert head.wait_connected(10)
+        command = head.rule(head.login("li", "secret"), "T12", 1, "dismiss")  # T12 has never connected
+        with StationLink(BrokerURL.parse(hall.station_url("T12")), HALL, "T12", log_path) as link:
+            table = StationTable(station, after=link.flush)
+            table.deal("E")
+            table.pass_("W")
+            linked = LinkedStation(station, link, clock=lambda: table.t + 0.5)
+            wait_for(lambda: linked.apply_rulings() is not None and link.outbox.applied(command.id), what="ruling")
+            wait_for(lambda: register.ruling_applied(command.id) is not None, what="the ruling's record")
+    assert register.unapplied_rulings(HALL, "T12") == []
+    station.close()
