@@ -63,6 +63,8 @@ class StationLink:
         self._reset = False
         self._sent_upto = 0
         self._sent_at: dict[int, float] = {}
+        self._asked_at: float | None = None
+        """Wall time of the first ``flush`` not yet served: the new records' ``sent_at``."""
         self._client = make_client(url, client_id=f"station-{hall}-{table}")
         self._client.will_set(topic(hall, table, "status"), self._status("offline"), qos=1, retain=True)
         self._client.on_connect = self._on_connect
@@ -79,7 +81,12 @@ class StationLink:
         return self
 
     def flush(self) -> None:
-        """New records are in the log: send them now (returns at once; sending is the sender's job)."""
+        """New records are in the log: send them now (returns at once; sending is the sender's job).
+
+        The time of the call goes out as the records' ``sent_at``, so the head's latency figure runs
+        from the station's log commit, the sender's wake-up included."""
+        if self._asked_at is None:
+            self._asked_at = time.time()
         self._wake.set()
 
     def take_rulings(self) -> list[RulingCommand]:
@@ -102,7 +109,7 @@ class StationLink:
                 return False
             submit(Ruling(t=t, flag=command.flag, decision=command.decision, stop_next=command.stop_next))
             self.outbox.mark_applied(command.id, self.outbox.last_seq("ruling"))
-        self._wake.set()
+        self.flush()
         return True
 
     @property
@@ -156,6 +163,7 @@ class StationLink:
 
     def _send_pending(self) -> None:
         now = time.monotonic()
+        asked, self._asked_at = self._asked_at, None
         if self._reset:
             self._reset = False
             self._sent_upto = 0
@@ -168,14 +176,15 @@ class StationLink:
             if not batch:
                 return
             for record in batch:
-                info = self._client.publish(*self._message(record), qos=1)
+                fresh = record.seq not in self._sent_at and asked is not None
+                info = self._client.publish(*self._message(record, asked if fresh else None), qos=1)
                 if info.rc != mqtt.MQTT_ERR_SUCCESS:
                     self._reset = True  # connection lost mid-batch: start over after the reconnect
                     return
                 self._sent_at[record.seq] = now
                 self._sent_upto = record.seq
 
-    def _message(self, record: Pending) -> tuple[str, bytes]:
+    def _message(self, record: Pending, asked_at: float | None) -> tuple[str, bytes]:
         envelope = Envelope(
             id=record_id(self.table, self.outbox.log, record.seq),
             table=self.table,
@@ -185,7 +194,7 @@ class StationLink:
             type=record.type,
             is_input=record.is_input,
             body=record.body,
-            sent_at=time.time(),
+            sent_at=asked_at or time.time(),
             cause=record.cause,
         )
         return topic(self.hall, self.table, channel_of(record.type)), envelope.encode()
