@@ -7,7 +7,7 @@ Each table is a real station: ``TableStation`` (referee + SQLite log, one durabl
 event) wrapped by ``LinkedStation`` (``StationLink``: QoS 1, retained status, last will, outbox),
 fed the seeded simulator's match (``referee_station.sim.simulate``) at the pace of its table clock:
 human action times and a ``tick`` each silent second, as a live table sends them. Stations run in
-``--workers`` processes; the head console (``HeadConsole`` + ``Register``) runs in this process,
+``--workers`` processes (more when there are over 100 tables a process); the head console (``HeadConsole`` + ``Register``) runs in this process,
 against a private Mosquitto and PostgreSQL on 127.0.0.1.
 
 Printed per load: records, records/s, end-to-end latency (the station's log commit to the
@@ -44,6 +44,10 @@ from referee_station.sim.match import simulate
 HALL = "bench"
 TARGET_P99_S = 0.100
 DRAIN_S = 120.0
+TABLES_PER_WORKER = 100
+"""paho waits with select(), which cannot watch a file descriptor numbered 1024 or more; a table
+takes about 7 (socket, wake-up pair, SQLite log, WAL and shm files), so a process keeps ~100
+(a real station runs one table)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run_load(pg: LocalPostgres, tables: int, seconds: float, workers: int, seed: int) -> LoadResult:
+    workers = max(workers, -(-tables // TABLES_PER_WORKER))
     with tempfile.TemporaryDirectory(prefix="hall-bench-") as tmp:
         names = [f"T{n:03d}" for n in range(1, tables + 1)]
         passwords = {name: new_password() for name in names}
