@@ -7,8 +7,9 @@ Each table is a real station: ``TableStation`` (referee + SQLite log, one durabl
 event) wrapped by ``LinkedStation`` (``StationLink``: QoS 1, retained status, last will, outbox),
 fed the seeded simulator's match (``referee_station.sim.simulate``) at the pace of its table clock:
 human action times and a ``tick`` each silent second, as a live table sends them. Stations run in
-``--workers`` processes (more when there are over 100 tables a process); the head console (``HeadConsole`` + ``Register``) runs in this process,
-against a private Mosquitto and PostgreSQL on 127.0.0.1.
+``--workers`` processes (more when there are over 100 tables a process); the head console
+(``HeadConsole`` + ``Register``) runs in this process, against a private Mosquitto and PostgreSQL
+on 127.0.0.1.
 
 Printed per load: records, records/s, end-to-end latency (the station's log commit to the
 register commit at the head, every record) p50/p99/max, records lost (in a station's log but not

@@ -83,7 +83,8 @@ def record_id(table: str, log: str, seq: int) -> str:
 class Envelope:
     """One log record on the bus. ``body`` is the EVENTS.md JSON line exactly as the station logged
     it (the single source of truth); ``sent_at`` is the station's wall clock when it asked to send
-    the record, right after its log commit (or when it resent it), for the latency figures; ``cause`` is the id of the head's ruling command that this record applies."""
+    the record, right after its log commit (or when it resent it), for the latency figures;
+    ``cause`` is the id of the head's ruling command that this record applies."""
 
     id: str
     table: str
