@@ -14,8 +14,9 @@ up. Guarantees, and why:
   station's own thread applies them (:meth:`StationLink.apply`), so the referee and the log keep one
   writer. A command applied once is never applied again (``Outbox.applied``).
 
-Threads: paho's network thread runs the callbacks; one sender thread does all publishing, woken by
-:meth:`flush`, by a (re)connect and once a second for resends.
+Threads: paho's network thread runs the callbacks; :meth:`flush` sends new records from the
+station's thread; a sender thread sends the backlog after a (re)connect, resends once a second what
+is overdue, and takes over a flush that finds it busy. ``_send_lock`` lets one of them send at a time.
 """
 
 from __future__ import annotations
@@ -81,13 +82,20 @@ class StationLink:
         return self
 
     def flush(self) -> None:
-        """New records are in the log: send them now (returns at once; sending is the sender's job).
+        """New records are in the log: send them now, from the caller's thread when the sender is
+        idle (one thread hop less on the way to the head), else by waking the sender.
 
         The time of the call goes out as the records' ``sent_at``, so the head's latency figure runs
-        from the station's log commit, the sender's wake-up included."""
+        from the station's log commit. Never blocks on the network: while disconnected it returns."""
         if self._asked_at is None:
             self._asked_at = time.time()
-        self._wake.set()
+        if self._connected.is_set() and self._send_lock.acquire(blocking=False):
+            try:
+                self._send_pending()
+            finally:
+                self._send_lock.release()
+        else:
+            self._wake.set()
 
     def take_rulings(self) -> list[RulingCommand]:
         """Ruling commands received from the head and not applied yet, oldest first."""
