@@ -67,6 +67,8 @@ class HeadStats:
     """Messages that were not ours or named another table than their topic."""
     latencies: deque[float] = field(default_factory=lambda: deque(maxlen=LATENCIES_KEPT))
     """Seconds from the station's log commit to the register commit, per stored record (the latest)."""
+    arrivals: deque[float] = field(default_factory=lambda: deque(maxlen=LATENCIES_KEPT))
+    """Seconds from the station's log commit to the head receiving it: the bus's share."""
 
 
 class HeadConsole:
@@ -178,6 +180,7 @@ class HeadConsole:
             self.stats.dropped += 1
             return
         self.stats.received += 1
+        self.stats.arrivals.append(time.time() - envelope.sent_at)
         self._inbox.put(("record", table, envelope))
 
     # ------------------------------------------------------------------ register writer
