@@ -1,54 +1,32 @@
-"""A station for hall tests: a referee whose records land in a SQLite log of the documented schema.
-
-``LogStation`` stands in for ``referee_station.log``'s ``TableStation(store, table_id, config)``
-(branch ``sim``): ``submit(event)`` feeds the referee and appends the event and its outputs to
-``records(seq, table_id, t, type, is_input, body)`` in one transaction, as EventStore does.
-"""
+"""Stations for hall tests: the real ``TableStation`` on its own SQLite log, a recorder without a
+file, and the table-scenario helper of tests/table feeding either."""
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from referee_station.hall.linked import LinkedStation
+from referee_station.log.station import TableStation
+from referee_station.log.store import EventStore
 from referee_station.table.events import Record, parse_record
 from referee_station.table.referee import TableReferee
 from tests.table.helpers import Table
 
-_RECORDS = (
-    "CREATE TABLE IF NOT EXISTS records (seq INTEGER PRIMARY KEY, table_id TEXT NOT NULL, t REAL NOT NULL,"
-    " type TEXT NOT NULL, is_input INTEGER NOT NULL, body TEXT NOT NULL)"
-)
 
-
-class LogStation:
-    """One table's referee and its SQLite log."""
+class LogStation(TableStation):
+    """A ``TableStation`` on its own ``EventStore`` file, with the reads the tests compare against."""
 
     def __init__(self, path: Path, table_id: str) -> None:
-        self.path = path
-        self.table_id = table_id
-        self.referee = TableReferee(auto_confirm=False)
-        self._db = sqlite3.connect(path, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(_RECORDS)
-
-    def submit(self, event: Record) -> list[Record]:
-        outputs = self.referee.feed(event)
-        rows = [(self.table_id, r.t, r.TYPE, int(r.IS_INPUT), r.to_line()) for r in (event, *outputs)]
-        self._db.execute("BEGIN IMMEDIATE")
-        self._db.executemany("INSERT INTO records (table_id, t, type, is_input, body) VALUES (?, ?, ?, ?, ?)", rows)
-        self._db.execute("COMMIT")
-        return outputs
+        super().__init__(EventStore(path), table_id)
 
     def lines(self) -> list[str]:
-        return [body for (body,) in self._db.execute("SELECT body FROM records WHERE table_id = ? ORDER BY seq",
-                                                     (self.table_id,))]  # fmt: skip
+        return list(self.store.lines(self.table_id))
 
     def close(self) -> None:
-        self._db.close()
+        self.store.close()
 
 
 class Recorder:
