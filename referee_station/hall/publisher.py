@@ -8,7 +8,8 @@ up. Guarantees, and why:
   (``topics.Envelope``) and receivers drop copies.
 - A record counts as delivered only when the head's ack says it is in the register, not when the
   broker took it: a broker restarted before it passed a message on cannot lose it. Records not
-  acked are sent again after every reconnect, and after ``resend_after`` seconds without an ack.
+  acked are sent again after every reconnect, and after ``resend_after`` seconds without an ack
+  (doubling while none comes).
 - A retained ``status`` says online; the last will (retained) says offline when the connection dies.
 - Rulings arrive from the head on the table's ``rulings`` topic. The link only queues them; the
   station's own thread applies them (:meth:`StationLink.apply`), so the referee and the log keep one
@@ -38,6 +39,9 @@ from referee_station.table.events import Ruling
 
 RESEND_AFTER_S = 10.0
 """A record sent but not acked this long is sent again (the head or the broker lost it)."""
+RESEND_MAX_S = 300.0
+"""The wait doubles after each resend without an ack, up to this: a head down for an hour is not
+flooded by every station's backlog every ten seconds. An ack brings it back to ``resend_after``."""
 TICK_S = 1.0
 
 
@@ -64,6 +68,7 @@ class StationLink:
         self._reset = False
         self._sent_upto = 0
         self._sent_at: dict[int, float] = {}
+        self._resend_wait = resend_after
         self._asked_at: float | None = None
         """Wall time of the first ``flush`` not yet served: the new records' ``sent_at``."""
         self._client = make_client(url, client_id=f"station-{hall}-{table}")
@@ -176,9 +181,10 @@ class StationLink:
             self._reset = False
             self._sent_upto = 0
             self._sent_at.clear()
-        stale = [seq for seq, at in list(self._sent_at.items()) if now - at > self.resend_after]
+        stale = [seq for seq, at in list(self._sent_at.items()) if now - at > self._resend_wait]
         if stale:
             self._sent_upto = min(self._sent_upto, min(stale) - 1)
+            self._resend_wait = min(self._resend_wait * 2, RESEND_MAX_S)
         while True:
             batch = self.outbox.pending(after=self._sent_upto)
             if not batch:
@@ -249,5 +255,6 @@ class StationLink:
             return  # acks for an earlier log file of this table
         seqs = [int(seq) for seq in obj["seqs"]]
         self.outbox.ack(seqs)
+        self._resend_wait = self.resend_after
         for seq in seqs:
             self._sent_at.pop(seq, None)
