@@ -53,6 +53,11 @@ class Register:
         except psycopg.OperationalError as err:
             raise RegisterError(f"cannot reach the register: {err}") from err
 
+    @property
+    def backend_pid(self) -> int:
+        """The server process of this register's session (what an operator would terminate)."""
+        return int(self._conn.info.backend_pid)
+
     def reconnect(self) -> None:
         """After a lost connection (the server restarted); quiet if it is still down."""
         with self._lock:

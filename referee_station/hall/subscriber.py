@@ -203,6 +203,19 @@ class HeadConsole:
             self._write(items)
 
     def _write(self, items: list[tuple[str, str, Any]]) -> None:
+        """Store a batch; while the register is unreachable, retry (nothing is acked meanwhile, so
+        the stations keep their copies) unless the head is closing."""
+        while True:
+            try:
+                self._store(items)
+                return
+            except psycopg.Error:
+                if self._closing.is_set():
+                    return  # not acked: the stations send these again to the next head
+                time.sleep(RETRY_S)
+                self.register.reconnect()
+
+    def _store(self, items: list[tuple[str, str, Any]]) -> None:
         records: list[Envelope] = []
         for kind, table, payload in items:
             if kind == "status":
@@ -212,15 +225,7 @@ class HeadConsole:
         if not records:
             return
         fresh = list({e.id: e for e in records if e.id not in self._seen}.values())
-        while True:
-            try:
-                stored = self.register.store(self.hall, fresh)
-                break
-            except psycopg.Error:
-                if self._closing.is_set():
-                    return  # not acked: the stations send these again to the next head
-                time.sleep(RETRY_S)  # register unreachable: nothing is acked, stations keep their copies
-                self.register.reconnect()
+        stored = self.register.store(self.hall, fresh)
         now = time.time()
         for envelope in fresh:
             self._seen[envelope.id] = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from referee_station.hall.broker_url import BrokerURL
@@ -116,4 +117,26 @@ def test_lost_acks_and_a_restarted_head_still_store_each_record_once(
         assert link.wait_acked(15)
         assert head.stats.duplicates == before and head.stats.stored == len(station.lines()) - before
     assert_register_is_the_log(register, "T05", station)
+    station.close()
+
+
+def test_register_connection_lost_mid_match(hall: Hall, register_dsn: str, register: Register, log_path: Path) -> None:
+    """The head's PostgreSQL session dies: the head reconnects and stores on; nothing is acked before."""
+    station = LogStation(log_path, "T13")
+    with (
+        Register(register_dsn) as head_register,
+        HeadConsole(BrokerURL.parse(hall.head_url()), HALL, head_register) as head,
+        StationLink(BrokerURL.parse(hall.station_url("T13")), HALL, "T13", log_path) as link,
+    ):
+        assert head.wait_connected(10) and link.wait_connected(10)
+        table = StationTable(station, after=link.flush, rules={"length_deals": 1})
+        table.deal("E")
+        assert link.wait_acked(15)
+        killed = head_register.backend_pid
+        with psycopg.connect(register_dsn, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (killed,))
+        east_west_sweep(table, "E")
+        assert link.wait_acked(30)
+        assert head_register.backend_pid != killed  # it reconnected
+    assert_register_is_the_log(register, "T13", station)
     station.close()
