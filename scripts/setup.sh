@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Set up everything the station and its tests need on a fresh Debian machine: system packages
-# (when missing), a virtual environment in .venv, and the project with its dev extra.
+# (when missing), a virtual environment in .venv, and the project with its dev and hall extras.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# CJK font for the console and its PDF export; Qt's runtime libraries; Xvfb and the xcb libraries
-# for a real console window on a machine without a screen (xvfb-run referee-station demo).
+# The hall's broker, register and certificates; a CJK font for the console and its PDF export;
+# Qt's runtime libraries; Xvfb and the xcb libraries for a real console window on a machine
+# without a screen (xvfb-run referee-station demo).
 APT_PACKAGES=(
+  mosquitto postgresql openssl
   fonts-wqy-microhei libfontconfig1 libglib2.0-0 libdbus-1-3 libxkbcommon0 libegl1 libgl1
   xvfb libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-xkb1 libxkbcommon-x11-0 libxcb-cursor0
 )
@@ -22,4 +24,4 @@ fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[dev]'
+.venv/bin/python -m pip install -q -e '.[dev,hall]'
