@@ -240,6 +240,7 @@ EXAMPLE_INPUT = {
 def export(model: nn.Module, example: torch.Tensor, path: Path) -> None:
     """ONNX with a dynamic batch; the torch weights go next to the training data for fine-tuning."""
     model.eval()
+    Path("out").mkdir(exist_ok=True)
     torch.save(model.state_dict(), Path("out") / f"{path.stem}.pt")
     torch.onnx.export(
         model,
