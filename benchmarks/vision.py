@@ -1,0 +1,97 @@
+"""Card reader benchmark: rendered frames of the held-out design and looks, read with the shipped models.
+
+``python -m benchmarks.vision [--frames 500] [--seed 7]`` prints exact plays, card precision and
+recall, phantom plays in empty areas, status accuracy and the time per frame (all four play areas,
+onnxruntime on 2 threads, frame decoding excluded). Seats whose truth is "occluded" or "unreadable"
+count for the status figures only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections import Counter
+
+import cv2
+
+from models.card import METRICS_JSON, write_card
+from vision.geometry import SEATS
+from vision.reader import CardReader
+from vision.synth.artwork import HELDOUT_DESIGNS
+from vision.synth.render import render
+from vision.synth.scene import random_scene
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--arms", type=float, default=0.08, help="chance of an arm over each seat's side")
+    parser.add_argument("--record", action="store_true", help="store the figures in models/ and refresh MODEL_CARD.md")
+    parser.add_argument("--show-errors", type=int, default=10, help="print this many misread plays")
+    args = parser.parse_args()
+    cv2.setNumThreads(2)
+    reader = CardReader.from_onnx()
+    rng = random.Random(args.seed)
+    plays = exact = tp = n_pred = n_true = phantom = empties = 0
+    status_ok, status_n = 0, 0
+    confusion: Counter = Counter()
+    times: list[float] = []
+    shown = 0
+    started = time.monotonic()
+    for i in range(args.frames):
+        scene = random_scene(rng, rng.choice(HELDOUT_DESIGNS), heldout_look=True, arms=args.arms)
+        frame = render(scene)
+        reading = reader.read(frame.image, frame.corners)
+        times.append(reading.total_ms)
+        for seat in SEATS:
+            truth, got = frame.truth[seat], reading.seats[seat]
+            status_n += 1
+            status_ok += truth.status == got.status
+            confusion[(truth.status, got.status)] += 1
+            if truth.status == "empty":
+                empties += 1
+                phantom += bool(got.cards)
+                n_pred += len(got.cards)
+            elif truth.status == "cards":
+                plays += 1
+                ok = list(truth.cards) == got.cards
+                exact += ok
+                common = Counter(truth.cards) & Counter(got.cards)
+                tp += sum(common.values())
+                n_pred += len(got.cards)
+                n_true += len(truth.cards)
+                if not ok and shown < args.show_errors:
+                    shown += 1
+                    want, read = " ".join(truth.cards), " ".join(got.cards)
+                    print(f"frame {i} {seat}: truth {want} | read {read} ({got.status})")
+    times.sort()
+    print(
+        f"\n{args.frames} frames, design {', '.join(HELDOUT_DESIGNS)} (held out), seed {args.seed}, "
+        f"{time.monotonic() - started:.0f} s in all"
+    )
+    rows = [
+        ("exact plays (every card, in order)", f"{exact / max(1, plays):.2%} ({exact}/{plays})", "≥ 99 %"),
+        ("card precision", f"{tp / max(1, n_pred):.2%} ({tp}/{n_pred})", "≥ 99.8 %"),
+        ("card recall", f"{tp / max(1, n_true):.2%} ({tp}/{n_true})", "≥ 99.8 %"),
+        ("phantom plays in empty areas", f"{phantom}/{empties}", "0"),
+        ("seat status correct (empty/cards/unreadable/occluded)", f"{status_ok / status_n:.2%}", ""),
+        ("time per frame, 4 play areas, median", f"{statistics.median(times):.1f} ms", "≤ 100 ms"),
+        ("time per frame, p90", f"{times[int(0.9 * (len(times) - 1))]:.1f} ms", ""),
+    ]
+    print("| measure | value | target |\n|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    if args.record:
+        metrics = json.loads(METRICS_JSON.read_text()) if METRICS_JSON.exists() else {}
+        metrics["benchmark"] = {"frames": args.frames, "seed": args.seed, "arms": args.arms, "rows": rows}
+        METRICS_JSON.write_text(json.dumps(metrics, indent=2, ensure_ascii=False) + "\n")
+        write_card()
+    print("\nstatus confusion (truth → read): " + ", ".join(f"{a}→{b} {n}" for (a, b), n in sorted(confusion.items())))
+
+
+if __name__ == "__main__":
+    main()
