@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=()
+# gnome-cards-data: card artwork (aisleriot SVG sheets) the vision tests render; librsvg2-bin rasterises it.
+APT_PACKAGES=(gnome-cards-data librsvg2-bin)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -1,0 +1,85 @@
+"""Card reader benchmark: rendered frames of the held-out design and looks, read with the shipped models.
+
+``python -m benchmarks.vision [--frames 500] [--seed 7]`` prints exact plays, card precision and
+recall, phantom plays in empty areas, status accuracy and the time per frame (all four play areas,
+onnxruntime on 2 threads, frame decoding excluded). Seats whose truth is "occluded" or "unreadable"
+count for the status figures only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections import Counter
+
+import cv2
+
+from vision.geometry import SEATS
+from vision.reader import CardReader
+from vision.synth.artwork import HELDOUT_DESIGNS
+from vision.synth.render import render
+from vision.synth.scene import random_scene
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--arms", type=float, default=0.08, help="chance of an arm over each seat's side")
+    parser.add_argument("--show-errors", type=int, default=10, help="print this many misread plays")
+    args = parser.parse_args()
+    cv2.setNumThreads(2)
+    reader = CardReader.from_onnx()
+    rng = random.Random(args.seed)
+    plays = exact = tp = n_pred = n_true = phantom = empties = 0
+    status_ok, status_n = 0, 0
+    confusion: Counter = Counter()
+    times: list[float] = []
+    shown = 0
+    started = time.monotonic()
+    for i in range(args.frames):
+        scene = random_scene(rng, rng.choice(HELDOUT_DESIGNS), heldout_look=True, arms=args.arms)
+        frame = render(scene)
+        reading = reader.read(frame.image, frame.corners)
+        times.append(reading.total_ms)
+        for seat in SEATS:
+            truth, got = frame.truth[seat], reading.seats[seat]
+            status_n += 1
+            status_ok += truth.status == got.status
+            confusion[(truth.status, got.status)] += 1
+            if truth.status == "empty":
+                empties += 1
+                phantom += bool(got.cards)
+                n_pred += len(got.cards)
+            elif truth.status == "cards":
+                plays += 1
+                ok = list(truth.cards) == got.cards
+                exact += ok
+                common = Counter(truth.cards) & Counter(got.cards)
+                tp += sum(common.values())
+                n_pred += len(got.cards)
+                n_true += len(truth.cards)
+                if not ok and shown < args.show_errors:
+                    shown += 1
+                    want, read = " ".join(truth.cards), " ".join(got.cards)
+                    print(f"frame {i} {seat}: truth {want} | read {read} ({got.status})")
+    times.sort()
+    print(
+        f"\n{args.frames} frames, design {', '.join(HELDOUT_DESIGNS)} (held out), seed {args.seed}, "
+        f"{time.monotonic() - started:.0f} s in all"
+    )
+    print("| measure | value | target |\n|---|---|---|")
+    print(f"| exact plays (every card, in order) | {exact / max(1, plays):.2%} ({exact}/{plays}) | ≥ 99 % |")
+    print(f"| card precision | {tp / max(1, n_pred):.2%} ({tp}/{n_pred}) | ≥ 99.8 % |")
+    print(f"| card recall | {tp / max(1, n_true):.2%} ({tp}/{n_true}) | ≥ 99.8 % |")
+    print(f"| phantom plays in empty areas | {phantom}/{empties} | 0 |")
+    print(f"| seat status correct (empty/cards/unreadable/occluded) | {status_ok / status_n:.2%} | |")
+    print(f"| time per frame, 4 play areas, median | {statistics.median(times):.1f} ms | ≤ 100 ms |")
+    print(f"| time per frame, p90 | {times[int(0.9 * (len(times) - 1))]:.1f} ms | |")
+    print("\nstatus confusion (truth → read): " + ", ".join(f"{a}→{b} {n}" for (a, b), n in sorted(confusion.items())))
+
+
+if __name__ == "__main__":
+    main()

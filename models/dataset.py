@@ -1,0 +1,113 @@
+"""Render frames and cut them into the two training sets: locator strips and index crops.
+
+Run as ``python -m models.dataset --out DIR --frames N --seed S [--heldout]``: one ``.npz`` chunk per
+call, so several processes can render in parallel. Training crops come from real rendered frames
+rectified with slightly wrong corners, exactly as the station will cut them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+
+from referee_station.rules import DECK
+from vision.geometry import SEATS
+from vision.strips import (
+    GRID_H,
+    GRID_W,
+    LOCATOR_SCALE,
+    cloth_to_strip,
+    crop_index,
+    locator_input,
+    rectify,
+    strip_masks,
+)
+from vision.synth.artwork import HELDOUT_DESIGNS, TRAIN_DESIGNS
+from vision.synth.render import render
+from vision.synth.scene import random_scene
+
+CLASSES = [c.code for c in DECK] + ["none"]
+"""Classifier labels: the 54 card codes, then "none" (not a card's index)."""
+NONE = len(CLASSES) - 1
+CROP_MARGIN = 4
+"""Crops are stored this many pixels larger on each side, for the jitter augmentation."""
+MAX_CARDS = 12
+
+
+def _negatives(rng: random.Random, strip: np.ndarray, anchors: np.ndarray, k: int) -> list[np.ndarray]:
+    """Crops that are not a card's index: anywhere at least 0.7 cm from every anchor."""
+    out = []
+    tries = 0
+    while len(out) < k and tries < 50:
+        tries += 1
+        if len(anchors) and rng.random() < 0.6:  # near misses: just beside a real index
+            a = anchors[rng.randrange(len(anchors))]
+            u, v = a[0] + rng.uniform(-40, 40), a[1] + rng.uniform(-40, 60)
+        else:
+            u, v = rng.uniform(0, strip.shape[1]), rng.uniform(0, strip.shape[0])
+        if len(anchors) and np.min(np.hypot(anchors[:, 0] - u, anchors[:, 1] - v)) < 14:
+            continue
+        out.append(crop_index(strip, u, v, CROP_MARGIN))
+    return out
+
+
+def generate(frames: int, seed: int, heldout: bool) -> dict[str, np.ndarray]:
+    rng = random.Random(seed)
+    designs = HELDOUT_DESIGNS if heldout else TRAIN_DESIGNS
+    loc_x, loc_anchor, loc_n, loc_mask, crops, labels = [], [], [], [], [], []
+    for _ in range(frames):
+        scene = random_scene(rng, rng.choice(designs), heldout_look=heldout, arms=0.15)
+        frame = render(scene)
+        corners = frame.corners + np.array([[rng.gauss(0, 1.5), rng.gauss(0, 1.5)] for _ in range(4)])
+        strips = rectify(frame.image, corners)
+        for seat in SEATS:
+            truth, strip = frame.truth[seat], strips[seat]
+            faces = [c for c in scene.seats[seat].play if c.face_up]
+            anchors = cloth_to_strip(seat, truth.anchors) if len(truth.anchors) else np.zeros((0, 2))
+            anchors = anchors[: len(faces)] if faces else np.zeros((0, 2))
+            masks = strip_masks(seat, truth.card_quads, truth.occluders)
+            loc_x.append(locator_input(strip))
+            padded = np.full((MAX_CARDS, 2), -1.0, np.float32)
+            padded[: len(anchors)] = anchors / LOCATOR_SCALE
+            loc_anchor.append(padded)
+            loc_n.append(len(anchors))
+            loc_mask.append(masks)
+            for card, a in zip(faces, anchors, strict=True):
+                cell = (a / (LOCATOR_SCALE * 4)).astype(int)
+                if 0 <= cell[1] < GRID_H and 0 <= cell[0] < GRID_W and masks[1, cell[1], cell[0]]:
+                    continue  # its index is under an arm: no label to learn from
+                crops.append(crop_index(strip, a[0], a[1], CROP_MARGIN))
+                labels.append(CLASSES.index(card.code))
+            for neg in _negatives(rng, strip, anchors, 2 if len(anchors) else 3):
+                crops.append(neg)
+                labels.append(NONE)
+    return {
+        "loc_x": np.stack(loc_x),
+        "loc_anchor": np.stack(loc_anchor),
+        "loc_n": np.array(loc_n, np.int16),
+        "loc_mask": np.stack(loc_mask),
+        "crops": np.stack(crops),
+        "labels": np.array(labels, np.int16),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--frames", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--heldout", action="store_true", help="the held-out design and looks (validation)")
+    args = parser.parse_args()
+    start = time.monotonic()
+    data = generate(args.frames, args.seed, args.heldout)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(args.out, **data)
+    print(f"{args.out}: {args.frames} frames, {len(data['labels'])} crops, {time.monotonic() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

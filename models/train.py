@@ -1,0 +1,334 @@
+"""Train the locator and the classifier from scratch on rendered data, validate on the held-out design,
+export both to ONNX in ``models/`` and write ``models/MODEL_CARD.md``.
+
+``python -m models.train`` (in the training environment, ``pip install -e '.[train]'``) renders the
+data with ``models.dataset`` unless ``--data`` already holds it, then trains for a fixed time budget each.
+Plain torch rather than ultralytics: the feasibility probe measured ultralytics' YOLO detector and
+classifier from scratch on this CPU and both learned far slower than a plain tiny CNN (VISION_PROBE.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from models.dataset import CLASSES, CROP_MARGIN, NONE
+from models.nets import Classifier, Locator
+from vision.strips import CROP_H, CROP_W, GRID_H, GRID_W, LOCATOR_STRIDE
+
+MODELS_DIR = Path(__file__).resolve().parent
+LOCATOR_ONNX = MODELS_DIR / "locator.onnx"
+CLASSIFIER_ONNX = MODELS_DIR / "classifier.onnx"
+METRICS_JSON = MODELS_DIR / "metrics.json"
+
+
+def load(paths: list[Path]) -> dict[str, np.ndarray]:
+    parts = [dict(np.load(p)) for p in paths]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _photometric(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """Brightness, contrast, per-channel gain (white balance), noise; no hue swaps (red vs black matters)."""
+    n = x.shape[0]
+    gain = 1 + 0.35 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
+    wb = 1 + 0.12 * (torch.rand(n, 3, 1, 1, generator=gen) - 0.5)
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    contrast = 1 + 0.5 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
+    x = (x - mean) * contrast + mean
+    x = x * gain * wb + 0.03 * torch.randn(x.shape, generator=gen)
+    return x.clamp(0, 1)
+
+
+def classifier_batches(crops: np.ndarray, labels: np.ndarray, batch: int, gen: torch.Generator, augment: bool):
+    """Random 64 × 32 crops out of the stored 72 × 40 (±4 px jitter, the locator's error), shuffled."""
+    order = torch.randperm(len(labels), generator=gen).numpy() if augment else np.arange(len(labels))
+    for i in range(0, len(order), batch):
+        idx = order[i : i + batch]
+        if augment:
+            dx = torch.randint(0, 2 * CROP_MARGIN + 1, (1,), generator=gen).item()
+            dy = torch.randint(0, 2 * CROP_MARGIN + 1, (1,), generator=gen).item()
+        else:
+            dx = dy = CROP_MARGIN
+        x = torch.from_numpy(crops[idx, dy : dy + CROP_H, dx : dx + CROP_W]).permute(0, 3, 1, 2).float() / 255
+        if augment:
+            x = _photometric(x, gen)
+            if torch.rand(1, generator=gen).item() < 0.3:
+                x = F.avg_pool2d(F.pad(x, (1, 1, 1, 1), mode="replicate"), 3, 1)
+        yield x, torch.from_numpy(labels[idx].astype(np.int64))
+
+
+def evaluate_classifier(model: nn.Module, crops: np.ndarray, labels: np.ndarray) -> dict[str, float]:
+    model.eval()
+    gen = torch.Generator().manual_seed(0)
+    preds = []
+    with torch.no_grad():
+        for x, _ in classifier_batches(crops, labels, 512, gen, augment=False):
+            preds.append(model(x).argmax(1).numpy())
+    pred = np.concatenate(preds)
+    cards = labels != NONE
+    return {
+        "accuracy": float((pred == labels).mean()),
+        "card_accuracy": float((pred[cards] == labels[cards]).mean()),
+        "none_recall": float((pred[~cards] == NONE).mean()),
+        "n": len(labels),
+    }
+
+
+def train_classifier(train: dict, val: dict, minutes: float, log) -> tuple[Classifier, dict]:
+    gen = torch.Generator().manual_seed(1)
+    model = Classifier(len(CLASSES))
+    steps_per_epoch = (len(train["labels"]) + 127) // 128
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
+    deadline = time.monotonic() + minutes * 60
+    start = time.monotonic()
+    epoch, step, total = 0, 0, None
+    while time.monotonic() < deadline:
+        model.train()
+        for x, y in classifier_batches(train["crops"], train["labels"], 128, gen, augment=True):
+            if total is None and step == 50:  # measure speed, then fix the cosine schedule to the budget
+                total = int(50 * minutes * 60 / (time.monotonic() - start))
+            frac = min(step / total, 1.0) if total else 0.0
+            for g in opt.param_groups:
+                g["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * frac))
+            loss = F.cross_entropy(model(x), y, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            step += 1
+            if time.monotonic() > deadline:
+                break
+        epoch += 1
+        log(
+            f"classifier epoch {epoch} ({step} steps, {steps_per_epoch}/epoch) loss {loss.item():.3f} "
+            f"val {evaluate_classifier(model, val['crops'], val['labels'])}"
+        )
+    metrics = evaluate_classifier(model, val["crops"], val["labels"])
+    metrics |= {"epochs": epoch, "steps": step, "minutes": round((time.monotonic() - start) / 60, 1)}
+    return model, metrics
+
+
+def locator_targets(anchors: np.ndarray, counts: np.ndarray) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Gaussian heatmaps (σ = 1 cell), offset targets and the mask of cells that hold an anchor."""
+    n = len(counts)
+    heat = np.zeros((n, GRID_H, GRID_W), np.float32)
+    offset = np.zeros((n, 2, GRID_H, GRID_W), np.float32)
+    has = np.zeros((n, GRID_H, GRID_W), np.float32)
+    yy, xx = np.mgrid[0:GRID_H, 0:GRID_W].astype(np.float32)
+    for i in range(n):
+        for ax, ay in anchors[i, : counts[i]] / LOCATOR_STRIDE:
+            cx, cy = int(ax), int(ay)
+            if not (0 <= cx < GRID_W and 0 <= cy < GRID_H):
+                continue
+            heat[i] = np.maximum(heat[i], np.exp(-((xx - ax + 0.5) ** 2 + (yy - ay + 0.5) ** 2) / 2))
+            heat[i, cy, cx] = 1.0
+            offset[i, :, cy, cx] = (ax - cx, ay - cy)
+            has[i, cy, cx] = 1.0
+    return torch.from_numpy(heat), torch.from_numpy(offset), torch.from_numpy(has)
+
+
+def locator_loss(out: torch.Tensor, heat, offset, has, masks) -> torch.Tensor:
+    """CenterNet focal loss on the heatmap, L1 on offsets at anchors, BCE on the two masks."""
+    p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
+    pos = has
+    neg = (1 - has) * (1 - heat) ** 4
+    focal = -(pos * (1 - p) ** 2 * torch.log(p) + neg * p**2 * torch.log(1 - p)).sum() / pos.sum().clamp(min=1)
+    off = (F.l1_loss(torch.sigmoid(out[:, 1:3]), offset, reduction="none").sum(1) * has).sum() / has.sum().clamp(min=1)
+    mask = F.binary_cross_entropy_with_logits(out[:, 3:5], masks)
+    return focal + off + 2 * mask
+
+
+def _locator_input(x: np.ndarray) -> torch.Tensor:
+    return torch.from_numpy(x).permute(0, 3, 1, 2).float() / 255
+
+
+def decode_peaks(heat: np.ndarray, offset: np.ndarray, threshold: float = 0.3) -> list[tuple[float, float, float]]:
+    """Local maxima of one heatmap above threshold → (u, v, score) in locator-input pixels."""
+    padded = np.pad(heat, 1, constant_values=0)
+    neighbours = np.stack([padded[dy : dy + GRID_H, dx : dx + GRID_W] for dy in range(3) for dx in range(3)])
+    peaks = (heat >= neighbours.max(0)) & (heat > threshold)
+    ys, xs = np.nonzero(peaks)
+    return [
+        ((x + offset[0, y, x]) * LOCATOR_STRIDE, (y + offset[1, y, x]) * LOCATOR_STRIDE, float(heat[y, x]))
+        for y, x in zip(ys, xs, strict=True)
+    ]
+
+
+def evaluate_locator(model: nn.Module, data: dict, tolerance: float = 6.0) -> dict[str, float]:
+    """Anchor recall and precision (a hit is within ``tolerance`` locator px = 0.6 cm) and position error."""
+    model.eval()
+    tp = fp = fn = 0
+    errors = []
+    with torch.no_grad():
+        for i in range(0, len(data["loc_n"]), 64):
+            out = model(_locator_input(data["loc_x"][i : i + 64])).numpy()
+            for j, o in enumerate(out):
+                peaks = decode_peaks(1 / (1 + np.exp(-o[0])), 1 / (1 + np.exp(-o[1:3])))
+                truth = data["loc_anchor"][i + j, : data["loc_n"][i + j]]
+                used = set()
+                for u, v, _ in peaks:
+                    d = np.hypot(truth[:, 0] - u, truth[:, 1] - v) if len(truth) else np.array([])
+                    k = int(d.argmin()) if len(d) else -1
+                    if k >= 0 and d[k] < tolerance and k not in used:
+                        used.add(k)
+                        tp += 1
+                        errors.append(d[k])
+                    else:
+                        fp += 1
+                fn += len(truth) - len(used)
+    return {
+        "recall": tp / max(1, tp + fn),
+        "precision": tp / max(1, tp + fp),
+        "mean_error_px": float(np.mean(errors)) if errors else float("nan"),
+        "anchors": tp + fn,
+    }
+
+
+def train_locator(train: dict, val: dict, minutes: float, log) -> tuple[Locator, dict]:
+    gen = torch.Generator().manual_seed(2)
+    model = Locator()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    deadline = time.monotonic() + minutes * 60
+    start = time.monotonic()
+    n = len(train["loc_n"])
+    epoch, step, total, batch = 0, 0, None, 16
+    while time.monotonic() < deadline:
+        model.train()
+        order = torch.randperm(n, generator=gen).numpy()
+        for i in range(0, n - batch + 1, batch):
+            idx = np.sort(order[i : i + batch])
+            if total is None and step == 20:
+                total = int(20 * minutes * 60 / (time.monotonic() - start))
+            frac = min(step / total, 1.0) if total else 0.0
+            for g in opt.param_groups:
+                g["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * frac))
+            x = _photometric(_locator_input(train["loc_x"][idx]), gen)
+            heat, offset, has = locator_targets(train["loc_anchor"][idx], train["loc_n"][idx])
+            masks = torch.from_numpy(train["loc_mask"][idx].astype(np.float32))
+            loss = locator_loss(model(x), heat, offset, has, masks)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            step += 1
+            if time.monotonic() > deadline:
+                break
+        epoch += 1
+        log(f"locator epoch {epoch} ({step} steps) loss {loss.item():.3f} val {evaluate_locator(model, val)}")
+    metrics = evaluate_locator(model, val) | {"epochs": epoch, "steps": step}
+    metrics["minutes"] = round((time.monotonic() - start) / 60, 1)
+    return model, metrics
+
+
+def export(model: nn.Module, example: torch.Tensor, path: Path) -> None:
+    model.eval()
+    torch.onnx.export(
+        model,
+        (example,),
+        str(path),
+        input_names=["x"],
+        output_names=["y"],
+        dynamic_axes={"x": {0: "n"}, "y": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
+
+
+def render_data(data_dir: Path, frames: int, val_frames: int, jobs: int) -> None:
+    """Render the training chunks (``jobs`` processes) and one held-out validation chunk."""
+    procs = []
+    per_job = frames // jobs
+    for j in range(jobs):
+        out = data_dir / f"train_{j + 1}.npz"
+        if not out.exists():
+            cmd = [
+                sys.executable,
+                "-m",
+                "models.dataset",
+                "--out",
+                str(out),
+                "--frames",
+                str(per_job),
+                "--seed",
+                str(j + 1),
+            ]
+            procs.append(subprocess.Popen(cmd))
+    val = data_dir / "val_1.npz"
+    if not val.exists():
+        cmd = [
+            sys.executable,
+            "-m",
+            "models.dataset",
+            "--out",
+            str(val),
+            "--frames",
+            str(val_frames),
+            "--seed",
+            "1000",
+            "--heldout",
+        ]
+        procs.append(subprocess.Popen(cmd))
+    for p in procs:
+        if p.wait() != 0:
+            raise SystemExit("rendering the training data failed")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="train the card reader's locator and classifier")
+    parser.add_argument("--data", type=Path, default=Path("out/data"), help="chunk folder (rendered if empty)")
+    parser.add_argument("--frames", type=int, default=1800, help="training frames to render")
+    parser.add_argument("--val-frames", type=int, default=300, help="held-out frames to render")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--classifier-minutes", type=float, default=20)
+    parser.add_argument("--locator-minutes", type=float, default=15)
+    parser.add_argument("--only", choices=["classifier", "locator"], help="train one network, keep the other")
+    args = parser.parse_args()
+    torch.set_num_threads(int(os.environ.get("TRAIN_THREADS", "2")))
+    torch.manual_seed(0)
+    args.data.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    render_data(args.data, args.frames, args.val_frames, args.jobs)
+    render_minutes = round((time.monotonic() - t0) / 60, 1)
+    train = load(sorted(args.data.glob("train_*.npz")))
+    val = load(sorted(args.data.glob("val_*.npz")))
+
+    def log(msg: str) -> None:
+        print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+    log(
+        f"data: {len(train['loc_n'])} train strips, {len(train['labels'])} train crops; "
+        f"{len(val['loc_n'])} val strips, {len(val['labels'])} val crops"
+    )
+    metrics = json.loads(METRICS_JSON.read_text()) if METRICS_JSON.exists() else {}
+    metrics["data"] = {
+        "train_frames": int(len(train["loc_n"]) // 4),
+        "train_strips": len(train["loc_n"]),
+        "train_crops": len(train["labels"]),
+        "val_frames": int(len(val["loc_n"]) // 4),
+        "val_crops": len(val["labels"]),
+        "render_minutes": render_minutes,
+    }
+    if args.only != "locator":
+        clf, metrics["classifier"] = train_classifier(train, val, args.classifier_minutes, log)
+        export(clf, torch.zeros(1, 3, CROP_H, CROP_W), CLASSIFIER_ONNX)
+    if args.only != "classifier":
+        loc, metrics["locator"] = train_locator(train, val, args.locator_minutes, log)
+        export(loc, torch.zeros(1, 3, GRID_H * LOCATOR_STRIDE, GRID_W * LOCATOR_STRIDE), LOCATOR_ONNX)
+    metrics["machine"] = (
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}"
+    )
+    METRICS_JSON.write_text(json.dumps(metrics, indent=2) + "\n")
+    log(f"wrote {CLASSIFIER_ONNX.name}, {LOCATOR_ONNX.name}, {METRICS_JSON.name}: {json.dumps(metrics)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,214 @@
+"""The card reader: a frame and its calibration → the cards in each seat's play area, in order.
+
+Stages, each timed: *rectify* each play area into an upright strip (``vision.strips``), *locate* the
+cards' index anchors in the strips (a small fully convolutional net), *classify* a crop at each anchor
+(a small CNN: 54 cards or "none"), then *decide* each seat's status. The two networks are plain
+callables, so tests can pass fakes; ``CardReader.from_onnx`` wires the shipped ONNX models through
+onnxruntime (no torch at the station).
+
+Status per seat: "empty" (nothing in the play area), "cards" (every card read), "unreadable" (cards lie
+there but not all could be read: face down, blurred, glare), "occluded" (an arm or hand covers it).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from referee_station.rules import DECK
+from vision.geometry import PLAY_AREA, SEATS, STRIP_MARGIN, STRIP_PX_PER_CM
+from vision.strips import (
+    GRID_H,
+    GRID_W,
+    LOCATOR_SCALE,
+    LOCATOR_STRIDE,
+    crop_index,
+    locator_input,
+    rectify,
+)
+
+CLASSES = (*(c.code for c in DECK), "none")
+"""The classifier's outputs, in order: 54 card codes, then "none" (not a card index)."""
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+STATUSES = ("empty", "cards", "unreadable", "occluded")
+
+Locate = Callable[[np.ndarray], np.ndarray]
+"""(N, H, W, 3) uint8 locator inputs → (N, 5, GRID_H, GRID_W) float32 raw outputs."""
+Classify = Callable[[np.ndarray], np.ndarray]
+"""(M, CROP_H, CROP_W, 3) uint8 crops → (M, 55) float32 class probabilities."""
+
+
+@dataclass(frozen=True)
+class SeatReading:
+    """One seat's play area: cards left to right as seen from the seat, one confidence each, a status,
+    and where each card's index anchor lies in the seat's strip (pixels at ``STRIP_PX_PER_CM``)."""
+
+    cards: list[str]
+    confidences: list[float]
+    status: str
+    anchors: list[tuple[float, float]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"unknown status {self.status!r}")
+        if not (len(self.cards) == len(self.confidences) == len(self.anchors)):
+            raise ValueError("cards, confidences and anchors must have one entry per card")
+
+
+@dataclass(frozen=True)
+class FrameReading:
+    """Every seat's reading and the milliseconds each stage took."""
+
+    seats: dict[str, SeatReading]
+    ms: dict[str, float]
+
+    @property
+    def total_ms(self) -> float:
+        return sum(self.ms.values())
+
+    def plays(self) -> dict[str, list[str]]:
+        """Seats with cards read, as card-code lists (the ``read-frame`` output)."""
+        return {seat: r.cards for seat, r in self.seats.items() if r.cards}
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Decision thresholds, tuned on held-out frames (see ``models/MODEL_CARD.md``)."""
+
+    peak: float = 0.35
+    """Locator heatmap score for an index anchor."""
+    none: float = 0.5
+    """A crop whose "none" probability passes this is not a card (a locator false alarm)."""
+    confident: float = 0.6
+    """Below this card probability the seat is reported unreadable."""
+    card_cells: int = 40
+    """Card-covered locator cells (0.16 cm² each) that mean cards lie there even with no index found."""
+    occluder_cells: int = 20
+    """Occluder cells touching the cards that make the seat occluded (an arm over its cards)."""
+    occluder_fraction: float = 0.2
+    """Share of the play area under an occluder that makes the seat occluded, cards or not."""
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-x))
+
+
+def _play_area_cells() -> np.ndarray:
+    """Mask of the locator cells inside the play area proper (the strip has a margin around it)."""
+    mask = np.zeros((GRID_H, GRID_W), bool)
+    cm_per_cell = LOCATOR_SCALE * LOCATOR_STRIDE / STRIP_PX_PER_CM
+    m = round(STRIP_MARGIN / cm_per_cell)
+    w = round((PLAY_AREA[1] - PLAY_AREA[0]) / cm_per_cell)
+    h = round((PLAY_AREA[3] - PLAY_AREA[2]) / cm_per_cell)
+    mask[m : m + h, m : m + w] = True
+    return mask
+
+
+_AREA = _play_area_cells()
+
+
+def _dilate(mask: np.ndarray, r: int) -> np.ndarray:
+    """Binary dilation by a (2r+1)² square, numpy only."""
+    padded = np.pad(mask, r)
+    out = np.zeros_like(mask)
+    h, w = mask.shape
+    for dy in range(2 * r + 1):
+        for dx in range(2 * r + 1):
+            out |= padded[dy : dy + h, dx : dx + w]
+    return out
+
+
+class CardReader:
+    """Reads all four play areas of a frame; create once, call ``read`` per frame."""
+
+    def __init__(self, locate: Locate, classify: Classify, thresholds: Thresholds | None = None) -> None:
+        self.locate = locate
+        self.classify = classify
+        self.thresholds = thresholds or Thresholds()
+
+    @classmethod
+    def from_onnx(cls, model_dir: Path | str = MODELS_DIR, threads: int = 2) -> CardReader:
+        """The shipped models (``locator.onnx``, ``classifier.onnx``) run with onnxruntime."""
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        model_dir = Path(model_dir)
+        loc = ort.InferenceSession(str(model_dir / "locator.onnx"), opts, providers=["CPUExecutionProvider"])
+        clf = ort.InferenceSession(str(model_dir / "classifier.onnx"), opts, providers=["CPUExecutionProvider"])
+
+        def locate(x: np.ndarray) -> np.ndarray:
+            return loc.run(None, {"x": np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) / 255})[0]
+
+        def classify(x: np.ndarray) -> np.ndarray:
+            logits = clf.run(None, {"x": np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) / 255})[0]
+            e = np.exp(logits - logits.max(1, keepdims=True))
+            return e / e.sum(1, keepdims=True)
+
+        return cls(locate, classify)
+
+    def read(self, frame: np.ndarray, corners: np.ndarray) -> FrameReading:
+        """Read every seat's play area. ``corners``: table-corner pixels SW, SE, NE, NW."""
+        ms: dict[str, float] = {}
+        t = time.perf_counter()
+        strips = rectify(frame, np.asarray(corners, dtype=np.float64))
+        batch = np.stack([locator_input(strips[s]) for s in SEATS])
+        ms["rectify"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        raw = self.locate(batch)
+        ms["locate"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        found = {seat: self._peaks(raw[i]) for i, seat in enumerate(SEATS)}
+        crops = [crop_index(strips[s], u, v) for s in SEATS for u, v, _ in found[s]]
+        probs = self.classify(np.stack(crops)) if crops else np.zeros((0, len(CLASSES)), np.float32)
+        ms["classify"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        seats, k = {}, 0
+        for i, seat in enumerate(SEATS):
+            n = len(found[seat])
+            seats[seat] = self._decide(raw[i], found[seat], probs[k : k + n])
+            k += n
+        ms["decide"] = (time.perf_counter() - t) * 1000
+        return FrameReading(seats, ms)
+
+    def _peaks(self, out: np.ndarray) -> list[tuple[float, float, float]]:
+        """Heatmap maxima → anchors (u, v, score) in strip pixels, left to right."""
+        heat = _sigmoid(out[0])
+        padded = np.pad(heat, 1)
+        neighbours = np.stack([padded[dy : dy + GRID_H, dx : dx + GRID_W] for dy in range(3) for dx in range(3)])
+        ys, xs = np.nonzero((heat >= neighbours.max(0)) & (heat > self.thresholds.peak))
+        offset = _sigmoid(out[1:3])
+        scale = LOCATOR_STRIDE * LOCATOR_SCALE
+        peaks = [
+            ((x + offset[0, y, x]) * scale, (y + offset[1, y, x]) * scale, float(heat[y, x]))
+            for y, x in zip(ys, xs, strict=True)
+        ]
+        return sorted(peaks)
+
+    def _decide(self, out: np.ndarray, peaks: list[tuple[float, float, float]], probs: np.ndarray) -> SeatReading:
+        th = self.thresholds
+        cards, conf, anchors = [], [], []
+        doubtful = False
+        for (u, v, score), p in zip(peaks, probs, strict=True):
+            best = int(p[:-1].argmax())
+            if p[-1] > th.none:
+                continue
+            cards.append(CLASSES[best])
+            conf.append(float(p[best] * min(1.0, score / 0.5)))
+            anchors.append((u, v))
+            doubtful |= p[best] < th.confident
+        card = (_sigmoid(out[3]) > 0.5) & _AREA
+        occluder = (_sigmoid(out[4]) > 0.5) & _AREA
+        near_cards = _dilate(card, 3) & occluder
+        if occluder.sum() > th.occluder_fraction * _AREA.sum() or near_cards.sum() > th.occluder_cells:
+            status = "occluded"
+        elif not cards:
+            status = "unreadable" if card.sum() > th.card_cells else "empty"
+        else:
+            status = "unreadable" if doubtful else "cards"
+        return SeatReading(cards, conf, status, anchors)
