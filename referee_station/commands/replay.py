@@ -1,9 +1,10 @@
 """``referee-station replay LOG``: feed a log's input events to a fresh referee, print its outputs.
 
 With ``--json`` one JSON object a line and nothing else on stdout (EVENTS.md); without, a readable
-timeline with Chinese and English offence names. Malformed lines are reported on stderr with their
-line number and skipped; they never stop the replay. Exit codes: 0 replayed, 1 replayed but some
-lines were skipped, 2 the log cannot be read.
+timeline with Chinese and English offence names (routine countdowns only with ``--countdowns``:
+a deal starts a hundred clocks, the 读秒 grace ones are the ones a referee looks at). Malformed
+lines are reported on stderr with their line number and skipped; they never stop the replay.
+Exit codes: 0 replayed, 1 replayed but some lines were skipped, 2 the log cannot be read.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 from referee_station.log.replay import LogNotFound, load, replay
 from referee_station.log.timeline import timeline_line
 from referee_station.table.config import RulesConfig
-from referee_station.table.events import EventError
+from referee_station.table.events import Countdown, EventError
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -24,6 +25,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--auto-confirm", action="store_true", help="treat every flag as confirmed when raised")
     parser.add_argument("--table", help="the table id, when the database holds several tables")
     parser.add_argument("--config", help="a JSON rules file (RulesConfig fields, variants)")
+    parser.add_argument(
+        "--countdowns", action="store_true", help="timeline: also list routine clocks (--json always has them)"
+    )
     parser.set_defaults(func=run)
 
 
@@ -38,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.log}:{error.line}: skipped: {error.message}", file=sys.stderr)
     out = sys.stdout
     for line, output in replay(loaded.inputs, config, auto_confirm=args.auto_confirm):
-        out.write(output.to_line() if args.json else timeline_line(line, output))
-        out.write("\n")
+        if args.json:
+            out.write(output.to_line() + "\n")
+        elif args.countdowns or not isinstance(output, Countdown) or output.action == "grace":
+            out.write(timeline_line(line, output) + "\n")
     return 1 if loaded.errors else 0

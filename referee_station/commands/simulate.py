@@ -14,6 +14,7 @@ import sys
 
 from referee_station.log.jsonl import write_records
 from referee_station.sim.match import simulate
+from referee_station.sim.violations import PENALTY
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -21,6 +22,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=1, help="random seed (the same seed writes the same bytes)")
     parser.add_argument("--deals", type=int, default=20, help="match length in deals (R-MATCH-1; ends early past A)")
     parser.add_argument("--violations", type=float, default=0.0, help="chance per action of one injected violation")
+    parser.add_argument("--only", help=f"inject only these comma-separated forms ({', '.join(PENALTY)}); default all")
     parser.add_argument("-o", "--output", help="the log (JSON Lines); stdout when left out")
     parser.add_argument("--truth", help="where to write the injected violations (JSON Lines: t, seat, offence)")
     parser.set_defaults(func=run)
@@ -30,7 +32,11 @@ def run(args: argparse.Namespace) -> int:
     if args.deals < 1 or not 0.0 <= args.violations <= 1.0:
         print("referee-station simulate: --deals must be >= 1 and --violations within 0..1", file=sys.stderr)
         return 2
-    result = simulate(args.seed, args.deals, args.violations)
+    only = frozenset(args.only.split(",")) if args.only else None
+    if only is not None and only - set(PENALTY):
+        print(f"referee-station simulate: unknown forms {', '.join(sorted(only - set(PENALTY)))}", file=sys.stderr)
+        return 2
+    result = simulate(args.seed, args.deals, args.violations, only)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             write_records(f, result.events)

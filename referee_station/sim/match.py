@@ -77,6 +77,8 @@ class SimResult:
     truth: list[Injected]
     deals: int
     levels: dict[str, str]
+    deal_levels: list[str]
+    """The level each deal was played at (R-LVL-2), for checking the log against the rules."""
 
 
 @dataclass
@@ -122,10 +124,14 @@ class _MissedReport:
 class MatchSimulator:
     """Plays one match of up to ``deals`` deals; ``violations`` is the chance per action of one."""
 
-    def __init__(self, seed: int, deals: int = 20, violations: float = 0.0) -> None:
+    def __init__(
+        self, seed: int, deals: int = 20, violations: float = 0.0, offences: frozenset[str] | None = None
+    ) -> None:
         self.rng = random.Random(seed)
         self.deals = deals
         self.rate = violations
+        self.offences = offences
+        """Inject only these forms (``PENALTY`` keys); ``None``: all."""
         self.out = Timeline()
         self.truth: list[Injected] = []
         self.ladder = LadderModel()
@@ -135,10 +141,10 @@ class MatchSimulator:
 
     def run(self) -> SimResult:
         self.out.at(MatchStart(0.0, {"EW": "East-West", "NS": "North-South"}, {"length_deals": self.deals}))
-        played = 0
+        deal_levels: list[str] = []
         for _ in range(self.deals):
+            deal_levels.append(self.level)
             order = self._deal()
-            played += 1
             result = book.score(order, self.levels, self.level)
             self.levels = result.levels
             self.level = RANKS[self.levels[result.side_up]]
@@ -146,7 +152,8 @@ class MatchSimulator:
             if result.passed_ace:
                 break
         self.truth.sort(key=lambda item: item.t)
-        return SimResult(self.out.records, self.truth, played, {s: RANKS[v] for s, v in self.levels.items()})
+        levels = {s: RANKS[v] for s, v in self.levels.items()}
+        return SimResult(self.out.records, self.truth, len(deal_levels), levels, deal_levels)
 
     # -- timing and injection ------------------------------------------------------------------
 
@@ -171,7 +178,11 @@ class MatchSimulator:
         equally likely, whatever the number of seats that could commit them."""
         if not self.rate or self.rng.random() >= self.rate:
             return None
-        allowed = [(o, s) for o, s in options() if self.ladder.allows(SIDE_OF[s], PENALTY[o])]
+        allowed = [
+            (o, s)
+            for o, s in options()
+            if self.ladder.allows(SIDE_OF[s], PENALTY[o]) and (self.offences is None or o in self.offences)
+        ]
         if not allowed:
             return None
         offence = self.rng.choice(sorted({o for o, _ in allowed}))
@@ -272,7 +283,7 @@ class MatchSimulator:
                 threat = len(deal.hands[last[0]]) if not partner else HAND
                 view = TrickView(deal.level, last[1], partner, threat)
                 move = choose_follow(hand, view, self.rng)
-            left = len(hand) - (len(move.cards) if move else 0)
+            left = len(hand) - len(move.cards) if move else None
             offence = None if missed else self._roll(partial(self._options, deal, seat, previous, left))
             limit = PLAY_LIMIT if deal.played else FIRST_LEAD_LIMIT
             overtime = offence is not None and offence[0] == "overtime"
@@ -293,13 +304,14 @@ class MatchSimulator:
                     if deal.side_out():
                         assert missed is None, "a withheld report outlived the deal"
                         return deal.order()
-                elif left <= REPORT_MAX:
+                elif left is not None and left <= REPORT_MAX:
                     missed = self._report(seat, left, t, offence, missed)
             previous, start = seat, t
             seat = self._next_to_act(deal, seat, move is None)
 
-    def _options(self, deal: _Deal, seat: str, previous: str | None, left: int) -> list[tuple[str, str]]:
-        """The violations that can be injected at this action (EVENTS.md offence codes)."""
+    def _options(self, deal: _Deal, seat: str, previous: str | None, left: int | None) -> list[tuple[str, str]]:
+        """The violations that can be injected at this action (EVENTS.md offence codes); ``left``: the
+        cards a play leaves, ``None`` for a pass."""
         options = [("overtime", seat)]
         bystanders = [s for s in SEATS if s not in (seat, previous) and deal.active(s)]
         options += [(o, s) for s in bystanders for o in ("out_of_turn_play", "out_of_turn_pass")]
@@ -307,10 +319,11 @@ class MatchSimulator:
             options.append(("illegal_pattern", seat))
         if deal.last is not None and not_beating(deal.hands[seat], deal.last[1], deal.level):
             options.append(("does_not_beat", seat))
-        if 1 <= left <= REPORT_MAX and all(deal.active(s) for s in SEATS):
-            options += [(o, seat) for o in REPORT_OFFENCES]
-        elif 1 <= left <= REPORT_MAX:
-            options.append(("wrong_report", seat))
+        if left is not None and 1 <= left <= REPORT_MAX:
+            # a withheld report is judged over the next two actions: only while nobody is out,
+            # so that neither the violator nor a side can go out first (R-REPORT-2)
+            everyone = all(deal.active(s) for s in SEATS)
+            options += [(o, seat) for o in (REPORT_OFFENCES if everyone else ("wrong_report",))]
         return options
 
     def _void_action(self, deal: _Deal, offence: tuple[str, str], t: float, overdue: float) -> None:
@@ -392,6 +405,6 @@ class MatchSimulator:
         return deal.next_active(seat)
 
 
-def simulate(seed: int, deals: int = 20, violations: float = 0.0) -> SimResult:
+def simulate(seed: int, deals: int = 20, violations: float = 0.0, offences: frozenset[str] | None = None) -> SimResult:
     """One seeded match (``random.Random(seed)``; no wall clock): the same arguments, the same log."""
-    return MatchSimulator(seed, deals, violations).run()
+    return MatchSimulator(seed, deals, violations, offences).run()
