@@ -3,7 +3,8 @@ clock sync and reconnection.
 
 One thread owns the port and is the only one to call ``read`` and ``write`` (the pyserial
 ``threaded`` rule); other threads hand it messages through a queue and wake it with
-``cancel_read()``, so a command goes out at once instead of after the next read timeout. Ports are
+``cancel_read()``, so a command goes out at once instead of after the next read timeout (ports
+without ``cancel_read``, such as ``socket://``, send it within one ``poll``, 20 ms). Ports are
 opened with ``serial.serial_for_url``, so a device path, a pseudo-terminal, ``loop://`` or
 ``socket://`` all work.
 
@@ -26,6 +27,7 @@ import enum
 import logging
 import queue
 import random
+import struct
 import threading
 import time
 from collections.abc import Callable
@@ -37,7 +39,7 @@ import serial
 
 from devices.clock import ClockSync
 from devices.errors import DeviceError, DeviceTimeoutError, PortUnavailableError, ProtocolError
-from devices.frames import FrameParser
+from devices.frames import Frame, FrameParser
 from devices.messages import (
     BROADCAST,
     Ack,
@@ -172,6 +174,11 @@ class Link:
         self._parser = FrameParser()
         self.clock = ClockSync()
         self.units: dict[int, Hello] = {}
+        self._hello_seen = False
+        self._held: list[Received] = []
+        self._sync_sent: dict[int, float] = {}
+        self._sync_token = 0
+        self._last_heard = 0.0
         self._thread = threading.Thread(target=self._run, name=f"devices-link {url}", daemon=True)
         self._thread.start()
 
@@ -199,7 +206,13 @@ class Link:
         It fails with ``PortUnavailableError`` when the link is not connected (now or before the
         frame could go out), ``DeviceTimeoutError`` after ``max_attempts`` unacknowledged sends, and
         ``ProtocolError`` when the unit rejected it. Unacknowledged messages resolve once written.
+        A message that cannot be encoded (a value out of range) raises ``ProtocolError`` here, in
+        the caller's thread, and never reaches the link thread.
         """
+        try:
+            message.pack()
+        except struct.error as err:
+            raise ProtocolError(f"{message} cannot be encoded: {err}") from err
         future: Future[None] = Future()
         if self._status is not LinkStatus.CONNECTED:
             future.set_exception(PortUnavailableError(f"table hardware {self._status.value}: {self._detail}"))
@@ -332,9 +345,9 @@ class Link:
         self._parser.reset()
         self.clock.reset()
         self._hello_seen = False
-        self._held: list[Received] = []
-        self._sync_sent: dict[int, float] = {}
-        self._sync_token = 0
+        self._held.clear()
+        self._sync_sent.clear()
+        self._set_status(self._status, f"{self.url} open, waiting for the table hub's hello", "open")
         now = time.monotonic()
         self._last_heard = now
         next_hello = next_heartbeat = next_sync = now
@@ -392,7 +405,7 @@ class Link:
             self._stats.malformed = parsed.malformed
             self._stats.oversized = parsed.oversized
 
-    def _handle(self, port: Any, frame: Any, received: float) -> None:
+    def _handle(self, port: Any, frame: Frame, received: float) -> None:
         if not frame.from_device:
             self._count(echoed=1)  # our own frame: TX wired to RX, or loop://
             return
@@ -428,16 +441,15 @@ class Link:
             with self._stats_lock:
                 self._stats.device_dropped = message.dropped
         elif isinstance(message, Hello):
-            self.units[frame.unit] = message
+            self.units = {**self.units, frame.unit: message}  # copy on write: other threads read it
             self._hello_seen = True
             self._check_connected()
         else:
-            local = self.clock.to_local(message.device_us) if isinstance(message, PassPressed | ReportEntered) else None
-            item = Received(message, frame.unit, local)
-            if self.clock.synced:
-                self._deliver(item)
-            else:
-                self._held.append(item)
+            if not self.clock.synced:
+                self._held.append(Received(message, frame.unit, None))
+                return
+            timed = isinstance(message, PassPressed | ReportEntered)
+            self._deliver(Received(message, frame.unit, self.clock.to_local(message.device_us) if timed else None))
 
     def _deliver(self, item: Received) -> None:
         self._count(events=1)
@@ -455,4 +467,6 @@ class Link:
         self._set_status(LinkStatus.CONNECTED, f"{self.url}: {names}; clock ±{self.clock.error_bound * 1e3:.2f} ms")
         held, self._held = self._held, []
         for item in held:
-            self._deliver(Received(item.message, item.unit, self.clock.to_local(item.message.device_us)))
+            timed = isinstance(item.message, PassPressed | ReportEntered)
+            local = self.clock.to_local(item.message.device_us) if timed else None
+            self._deliver(Received(item.message, item.unit, local))

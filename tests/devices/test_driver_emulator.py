@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from devices.emulator import Emulator
-from devices.errors import PortUnavailableError, ProtocolError
+from devices.errors import DeviceTimeoutError, PortUnavailableError, ProtocolError
 from devices.link import Link, LinkConfig, LinkStatus
 from devices.messages import SEAT_UNIT, Action, Beep, Countdown, Show, Stop, UnitType
 from devices.table_devices import TableDevices
@@ -24,8 +24,9 @@ def test_hello_names_every_unit(devices: TableDevices, emulator: Emulator, recor
     assert sorted(h.seat for h in units.values() if h.unit_type is UnitType.SEAT) == ["E", "N", "S", "W"]
     assert [h.serial for h in units.values() if h.unit_type is UnitType.TIMER] == [emulator.timer_serial]
     assert {h.firmware for h in units.values()} == {"1.4.2"}
-    assert recorder.statuses[0][0] is LinkStatus.CONNECTED
-    assert emulator.timer_serial in recorder.statuses[0][1]
+    assert [status for status, _ in recorder.statuses] == [LinkStatus.CONNECTING, LinkStatus.CONNECTED]
+    assert "waiting for the table hub's hello" in recorder.statuses[0][1]
+    assert emulator.timer_serial in recorder.statuses[1][1]
     assert devices.clock_error < 0.005
 
 
@@ -153,7 +154,7 @@ def test_unplug_and_replug_is_survived_with_a_clear_status(
     emulator.press_pass("W")
     recorder.wait_for(lambda: devices.status is LinkStatus.CONNECTED and len(recorder.events) == 1)
     statuses = [status for status, _ in recorder.statuses]
-    assert statuses[0] is LinkStatus.CONNECTED and statuses[-1] is LinkStatus.CONNECTED
+    assert statuses[1] is LinkStatus.CONNECTED and statuses[-1] is LinkStatus.CONNECTED
     assert LinkStatus.RECONNECTING in statuses
     assert any("No such file" in detail or "cannot open" in detail for _, detail in recorder.statuses)
     assert devices.stats.disconnects == 1 and devices.stats.connects == 2
@@ -227,3 +228,23 @@ def test_a_failing_consumer_is_counted_and_the_link_goes_on(
         recorder.wait_for(lambda: len(recorder.events) == 2)
         assert devices.stats.callback_errors == 2
         assert "console crashed" in caplog.text
+
+
+def test_an_unacknowledged_command_times_out(emulator: Emulator, recorder: Recorder, table_clock: TableClock) -> None:
+    config = LinkConfig(heartbeat=0.1, silent_after=3.0)
+    with TableDevices(emulator.port, table_clock, recorder.event, config=config) as devices:
+        assert devices.wait_connected(3.0)
+        emulator.mute(1.0)
+        time.sleep(0.05)
+        with pytest.raises(DeviceTimeoutError, match="no acknowledgement after 6 sends"):
+            devices.beep()
+        assert devices.stats.retransmits >= 5 and devices.stats.send_failures == 1
+        assert devices.status is LinkStatus.CONNECTED
+
+
+def test_a_value_out_of_range_is_refused_in_the_callers_thread(devices: TableDevices) -> None:
+    with pytest.raises(ProtocolError, match="at most 32"):
+        devices.show("x" * 40)
+    with pytest.raises(ProtocolError, match="cannot be encoded"):
+        devices.send_countdown({"type": "countdown", "seat": "E", "action": "follow", "limit": -1, "deadline": 1.0})
+    devices.show("still fine")

@@ -1,0 +1,99 @@
+"""``referee-station watch-devices PORT``: the station's driver on a table's hardware, by hand.
+
+Opens ``PORT`` (a device path, the emulator's pty, ``socket://host:port``...) with
+``devices.TableDevices`` and prints each seat-unit event as an EVENTS.md JSON line on stdout (``t``
+counts from the start of the command), so its output is a table-log fragment; status changes and
+the link's counters go to stderr for the operator. Commands typed on stdin drive the timer::
+
+    countdown E follow 20 [GRACE]   start E's countdown: 20 s from now (R-TIME-2), then the grace
+    stop | show TEXT | beep [N]     stop the countdown, show a text or number, beep N times
+    stats                           print the link's counters (garbage, bad CRC, retransmits...)
+    quit
+
+It runs until ``quit``, ``--seconds``, Ctrl-C or SIGTERM; the end of stdin is not the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import signal
+import sys
+import threading
+import time
+from typing import Any
+
+from devices import DeviceError, LinkStatus, TableDevices
+from devices.table_devices import DEFAULT_GRACE
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("watch-devices", help="print a table's pass/report events, drive its timer by hand")
+    parser.add_argument("port", help="serial port: a device path, a pty from emulate-devices, socket://host:port")
+    parser.add_argument("--seconds", type=float, help="stop after this many seconds")
+    parser.add_argument("--grace", type=float, default=DEFAULT_GRACE, help="grace countdown in s (R-TIME-3)")
+    parser.set_defaults(func=run)
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _event(event: dict[str, Any]) -> None:
+    print(json.dumps(event, ensure_ascii=False), flush=True)
+
+
+def _status(status: LinkStatus, detail: str) -> None:
+    _say(f"devices {status.value}: {detail}")
+
+
+def command(devices: TableDevices, line: str) -> bool:
+    """Carry out one typed command; False for ``quit``. Errors are reported, not raised."""
+    words = line.split()
+    if not words:
+        return True
+    name, args = words[0].lower(), words[1:]
+    try:
+        if name == "countdown" and len(args) in (3, 4):
+            limit = float(args[2])
+            out = {"type": "countdown", "seat": args[0].upper(), "action": args[1], "limit": limit}
+            out["deadline"] = devices.table_clock() + limit
+            devices.send_countdown(out, float(args[3]) if len(args) == 4 else None)
+        elif name == "stop" and not args:
+            devices.stop()
+        elif name == "show" and args:
+            devices.show(" ".join(args))
+        elif name == "beep" and len(args) <= 1:
+            devices.beep(int(args[0]) if args else 1)
+        elif name == "stats" and not args:
+            _say(str(devices.stats))
+        elif name == "quit" and not args:
+            return False
+        else:
+            _say(f"unknown command {line.strip()!r}")
+            return True
+        if name != "stats":
+            _say(f"ok: {line.strip()}")
+    except (DeviceError, ValueError, KeyError) as err:
+        _say(f"failed: {line.strip()}: {err}")
+    return True
+
+
+def run(args: argparse.Namespace) -> int:
+    origin = time.monotonic()
+    finished = threading.Event()
+
+    def read_commands(devices: TableDevices) -> None:
+        for line in sys.stdin:
+            if not command(devices, line):
+                finished.set()
+                return
+
+    signal.signal(signal.SIGTERM, lambda signum, frame: finished.set())
+    with TableDevices(args.port, lambda: time.monotonic() - origin, _event, _status, grace=args.grace) as devices:
+        threading.Thread(target=read_commands, args=(devices,), name="watch-devices stdin", daemon=True).start()
+        with contextlib.suppress(KeyboardInterrupt):
+            finished.wait(args.seconds)
+        _say(f"devices stats: {devices.stats}")
+    return 0
