@@ -8,7 +8,7 @@ live camera is timed by ``time.monotonic`` when the frame arrives.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
@@ -50,30 +50,39 @@ def folder_frames(path: Path | str, fps: float = 10.0) -> Iterator[tuple[float, 
         yield index / fps, frame
 
 
-def camera_frames(index: int, size: tuple[int, int] | None = None) -> Iterator[tuple[float, np.ndarray]]:
+def camera_frames(index: int, clock: Callable[[], float] | None = None) -> Iterator[tuple[float, np.ndarray]]:
+    """Frames timed by ``clock`` (the table clock the other sources share), else from the first frame."""
     cap = cv2.VideoCapture(index)
     if not cap.isOpened():
         raise CaptureError(f"cannot open camera {index}")
-    if size:
-        cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
-        cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
-    start = time.monotonic()
+    if clock is None:
+        start = time.monotonic()
+
+        def clock() -> float:
+            return time.monotonic() - start
+
     try:
         while True:
             ok, frame = cap.read()
             if not ok:
                 raise CaptureError(f"camera {index} stopped delivering frames")
-            yield time.monotonic() - start, frame
+            yield clock(), frame
     finally:
         cap.release()
 
 
-def open_source(camera: int | None = None, video: str | None = None, frames: str | None = None, fps: float = 10.0):
-    """Exactly one of camera / video / frames."""
+def open_source(
+    camera: int | None = None,
+    video: str | None = None,
+    frames: str | None = None,
+    fps: float = 10.0,
+    clock: Callable[[], float] | None = None,
+) -> Iterator[tuple[float, np.ndarray]]:
+    """Exactly one of camera / video / frames; ``clock`` times a live camera."""
     if sum(x is not None for x in (camera, video, frames)) != 1:
         raise CaptureError("give exactly one of --camera, --video, --frames")
     if camera is not None:
-        return camera_frames(camera)
+        return camera_frames(camera, clock)
     if video is not None:
         return video_frames(video)
     return folder_frames(frames, fps)  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ sensor noise, which keeps a two-hour match renderable on two cores.
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from collections.abc import Iterable, Iterator
@@ -28,10 +29,12 @@ from vision.layout import Layout
 from vision.markers import paint_markers
 from vision.reader import FrameReading, SeatReading
 from vision.synth.render import arm_polygon, camera_pose, project, render
-from vision.synth.scene import SLEEVES, SKINS, Arm, Camera, Look, PlacedCard, Scene, SeatScene, random_row
+from vision.synth.scene import SKINS, SLEEVES, Arm, Camera, Look, PlacedCard, Scene, SeatScene, random_row
 
 OUTSIDE_Y = -53.0
 """Seat-local y of a hand resting at the table's edge (off the cloth, out of every area)."""
+LONGEST_MOVE = 1.0
+"""No arm move lasts longer (reach ≤ 0.9 s, withdrawal ≤ 0.6 s)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,9 @@ class Choreography:
     truth: list[Record] = field(default_factory=list)
     """The plays and clears the camera shows, at the moments they happen."""
     end: float = 0.0
+    still_times: list[float] = field(default_factory=list)
+    arm_starts: list[float] = field(default_factory=list)
+    """Sorted start times of ``arms`` (kept sorted the same way), for finding the hands at a moment fast."""
 
 
 def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
@@ -135,6 +141,9 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
             snapshot(t)
         out.end = max(out.end, t)
     out.end += 3.0
+    out.arms.sort(key=lambda m: m.t0)
+    out.arm_starts = [m.t0 for m in out.arms]
+    out.still_times = [s.t for s in out.stills]
     return out
 
 
@@ -163,7 +172,8 @@ class VideoRenderer:
         self.hidden = self._behind_screen(k, rot, centre)
         rng = np.random.default_rng(7)
         shape = (camera.size[1], camera.size[0], 3)
-        self._noise = [rng.normal(0, noise, shape).astype(np.int16) for _ in range(4)]
+        fields = [rng.normal(0, noise, shape) for _ in range(4)]
+        self._noise = [(np.clip(f, 0, 255).astype(np.uint8), np.clip(-f, 0, 255).astype(np.uint8)) for f in fields]
         self._cache: tuple[int, np.ndarray] | None = None
 
     def _behind_screen(self, k: np.ndarray, rot: np.ndarray, centre: np.ndarray) -> frozenset[int]:
@@ -189,24 +199,26 @@ class VideoRenderer:
             self._cache = (index, image)
         return self._cache[1]
 
-    def arms_at(self, t: float) -> list[tuple[str, Arm]]:
-        return [(m.seat, m.at(t)) for m in self.choreo.arms if m.t0 <= t < m.t1]
-
     def frame(self, t: float, index: int, number: int) -> np.ndarray:
         out = self.still(index).copy()
-        for seat, arm in self.arms_at(t):
+        for seat, arm in arms_at(self.choreo, t):
             self._draw_arm(out, seat, arm)
-        noisy = out.astype(np.int16) + self._noise[number % len(self._noise)]
-        return np.clip(noisy, 0, 255).astype(np.uint8)
+        up, down = self._noise[number % len(self._noise)]
+        return cv2.subtract(cv2.add(out, up), down)
 
     def _draw_arm(self, frame: np.ndarray, seat: str, arm: Arm) -> None:
         sleeve, hand = arm_polygon(seat, arm)
         shift = seat_to_cloth(seat, np.array([[2.5, 1.5]]))[0]
         polys = [cv2.perspectiveTransform(p.reshape(1, -1, 2), self.h)[0] for p in (sleeve, hand)]
         shadows = [cv2.perspectiveTransform((p + shift).reshape(1, -1, 2), self.h)[0] for p in (sleeve, hand)]
-        mask = np.zeros(frame.shape[:2], np.uint8)
-        cv2.fillPoly(mask, [np.round(p).astype(np.int32) for p in shadows], 255)
-        frame[mask > 0] = (frame[mask > 0] * 0.65).astype(np.uint8)
+        pts = np.vstack(shadows)
+        x0, y0 = np.maximum(np.floor(pts.min(0)).astype(int), 0)
+        x1, y1 = np.minimum(np.ceil(pts.max(0)).astype(int) + 1, (frame.shape[1], frame.shape[0]))
+        if x1 > x0 and y1 > y0:
+            roi = frame[y0:y1, x0:x1]
+            mask = np.zeros(roi.shape[:2], np.uint8)
+            cv2.fillPoly(mask, [np.round(p - (x0, y0)).astype(np.int32) for p in shadows], 255)
+            roi[mask > 0] = (roi[mask > 0] * 0.65).astype(np.uint8)
         cv2.fillPoly(frame, [np.round(polys[0]).astype(np.int32)], arm.sleeve, cv2.LINE_AA)
         cv2.fillPoly(frame, [np.round(polys[1]).astype(np.int32)], arm.skin, cv2.LINE_AA)
 
@@ -220,22 +232,29 @@ class VideoRenderer:
                 index += 1
             yield t, self.frame(t, index, number)
 
-    def reading(self, t: float) -> FrameReading:
-        """What a perfect reader would say at ``t``: the truth, "occluded" under a hand (for measuring the
-        tracker apart from the reader)."""
-        index = max(i for i, s in enumerate(self.choreo.stills) if s.t <= t)
-        seats = {}
-        over = {seat for seat, arm in self.arms_at(t) if arm.y > -34.0}
-        for seat in SEATS:
-            play = self.choreo.stills[index].seats[seat].play
-            cards = [c.code for c in play]
-            if seat in over:
-                seats[seat] = SeatReading([], [], "occluded", [])
-            elif not cards:
-                seats[seat] = SeatReading([], [], "empty", [])
-            else:
-                seats[seat] = SeatReading(cards, [1.0] * len(cards), "cards", [(0.0, 0.0)] * len(cards))
-        return FrameReading(seats, {})
+
+def arms_at(choreo: Choreography, t: float) -> list[tuple[str, Arm]]:
+    """The hands over the table at ``t``."""
+    end = bisect.bisect_right(choreo.arm_starts, t)
+    begin = bisect.bisect_left(choreo.arm_starts, t - LONGEST_MOVE)
+    return [(m.seat, m.at(t)) for m in choreo.arms[begin:end] if t < m.t1]
+
+
+def truth_reading(choreo: Choreography, t: float) -> FrameReading:
+    """What a perfect reader would say at ``t``: the cards that lie there, "occluded" while a hand is over
+    the play area. Lets a benchmark measure the tracker apart from the card reader."""
+    index = max(0, bisect.bisect_right(choreo.still_times, t) - 1)
+    over = {seat for seat, arm in arms_at(choreo, t) if arm.y > -34.0}
+    seats = {}
+    for seat in SEATS:
+        cards = [c.code for c in choreo.stills[index].seats[seat].play]
+        if seat in over:
+            seats[seat] = SeatReading([], [], "occluded", [])
+        elif not cards:
+            seats[seat] = SeatReading([], [], "empty", [])
+        else:
+            seats[seat] = SeatReading(cards, [1.0] * len(cards), "cards", [(0.0, 0.0)] * len(cards))
+    return FrameReading(seats, {})
 
 
 def write_video(path: str, frames: Iterable[tuple[float, np.ndarray]], fps: float, size: tuple[int, int]) -> int:

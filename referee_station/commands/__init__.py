@@ -6,10 +6,24 @@ from referee_station.commands import (
     emulate_devices,
     log,
     read_frame,
+    render_video,
     replay,
+    run,
     simulate,
     train,
     watch_devices,
 )
 
-COMMANDS = [check, replay, simulate, log, read_frame, train, calibrate, emulate_devices, watch_devices]
+COMMANDS = [
+    check,
+    replay,
+    simulate,
+    log,
+    read_frame,
+    train,
+    calibrate,
+    run,
+    render_video,
+    emulate_devices,
+    watch_devices,
+]
