@@ -1,0 +1,76 @@
+"""A short simulated deal rendered to MP4 and refereed by ``run``: the camera's events must be the
+simulation's plays and clears (seats, cards, order), each within 0.5 s of when it happened."""
+
+import json
+
+import pytest
+
+from referee_station.cli import main
+from referee_station.log.jsonl import write_jsonl
+from referee_station.sim.match import simulate
+from referee_station.table.events import Clear, PlayCards, Tick, parse_line
+from vision.reader import MODELS_DIR
+
+UNTIL = 64.0
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("e2e")
+    log = folder / "match.jsonl"
+    write_jsonl(log, simulate(3, deals=2).events)
+    video = folder / "match.mp4"
+    assert main(["render-video", str(log), "-o", str(video), "--until", str(UNTIL)]) == 0
+    return folder, log, video
+
+
+def camera_truth(log):
+    events = [parse_line(line) for line in log.read_text().splitlines()]
+    return [e for e in events if e.t <= UNTIL and isinstance(e, (PlayCards, Clear)) and not isinstance(e, Tick)]
+
+
+def check_events(got, want):
+    assert [e.to_json()["type"] for e in got] == [e.to_json()["type"] for e in want]
+    for g, w in zip(got, want, strict=True):
+        if isinstance(w, PlayCards):
+            assert (g.seat, g.cards) == (w.seat, w.cards)
+        assert abs(g.t - w.t) <= 0.5, (g, w)
+
+
+def run_camera(folder, log, video, *extra):
+    out = folder / f"camera{len(extra)}.jsonl"
+    code = main(
+        [
+            "run",
+            "--video",
+            str(video),
+            "--table",
+            "E2E",
+            "--events",
+            str(log),
+            "--camera-events",
+            str(out),
+            "-q",
+            *extra,
+        ]
+    )
+    return code, [parse_line(line) for line in out.read_text().splitlines()]
+
+
+def test_tracker_on_rendered_video_with_a_perfect_reader(rendered, capsys):
+    folder, log, video = rendered
+    code, got = run_camera(folder, log, video, "--truth-reader", str(log))
+    want = camera_truth(log)
+    assert len(want) >= 6
+    check_events(got, want)
+    assert code == 0  # a correct table raises no flag
+    summary = json.loads(capsys.readouterr().err.strip().splitlines()[-1])
+    assert summary["reads"] < summary["frames"] / 5  # motion gating: most frames cost no read
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (MODELS_DIR / "locator.onnx").exists(), reason="no trained card reader shipped yet")
+def test_whole_pipeline_with_the_card_reader(rendered):
+    folder, log, video = rendered
+    _, got = run_camera(folder, log, video)
+    check_events(got, camera_truth(log))
