@@ -147,7 +147,7 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
     return out
 
 
-DEFAULT_CAMERA = Camera(height=120.0, tilt=6.0, tilt_dir=35.0, roll=3.0, size=(1280, 720), span_px=640.0)
+DEFAULT_CAMERA = Camera(height=120.0, tilt=5.0, tilt_dir=45.0, roll=3.0, size=(1280, 720), span_px=640.0)
 
 
 class VideoRenderer:
