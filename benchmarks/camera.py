@@ -84,9 +84,9 @@ def run_match(seed: int, args: argparse.Namespace) -> dict:
     t, frame = next(frames)
     calib = from_markers(f"bench{seed}", frame, Layout.default())
     if args.reader == "onnx":
-        from vision.reader import CardReader
+        from vision.reader import MODELS_DIR, CardReader
 
-        read = CardReader.from_onnx().read
+        read = CardReader.from_onnx(args.models or MODELS_DIR).read
     else:
         clock = {"t": 0.0}
 
@@ -133,6 +133,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[12, 8])
     parser.add_argument("--reader", choices=["truth", "onnx"], default="truth")
+    parser.add_argument("--models", help="with --reader onnx: folder of the ONNX models (default: shipped)")
     parser.add_argument("--fps", type=float, default=10.0)
     parser.add_argument("--until", type=float, help="only the first S seconds of each match")
     parser.add_argument("--json", help="also write every figure to this file")
