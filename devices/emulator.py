@@ -97,6 +97,8 @@ class SeatUnitState:
 
 @dataclass
 class EmulatorStats:
+    """What the emulated hub did and suffered, for tests to compare with the station's ``LinkStats``."""
+
     frames_in: int = 0
     commands: int = 0
     duplicates: int = 0
@@ -218,9 +220,7 @@ class Emulator:
 
     def noise(self, count: int) -> None:
         """Send ``count`` random bytes (0x00 included) between frames."""
-        data = self._rng.randbytes(count)
-        self.stats.noise_bytes += count
-        self._post(lambda: self._write(data, noise=True))
+        self._post(lambda: self._noise(count))
 
     def corrupt(self, frames: int = 1) -> None:
         """Break the CRC of the next ``frames`` frames sent (the station must skip and recover them)."""
@@ -413,6 +413,10 @@ class Emulator:
         if not message.RELIABLE or time.monotonic() - self._station_heard < STATION_GONE_AFTER:
             self._write(data)
 
+    def _noise(self, count: int) -> None:
+        self.stats.noise_bytes += count
+        self._write(self._rng.randbytes(count), noise=True)
+
     def _press(self, seat: str, stamp: int, bounces: list[int]) -> None:
         unit = self.seats[seat]
         for edge in [stamp, *bounces]:
@@ -461,22 +465,22 @@ class Emulator:
             if self._lose_acks:
                 self._lose_acks -= 1
                 return
-            if self._outbox.acknowledge(message.seq) is not None:
+            if self._outbox.acknowledge(message.seq, now) is not None:
                 self.stats.events_acked += 1
             return
         if not message.RELIABLE:
             return
+        # carried out first, acknowledged after: an ack means "done" (a duplicate is only acknowledged)
         status = AckStatus.OK if frame.unit == TIMER else AckStatus.REJECTED
-        self._write(self._encode(Ack(frame.seq, status), frame.unit))
         if self._duplicates.seen(frame.seq):
             self.stats.duplicates += 1
-            return
-        if status is AckStatus.REJECTED:
+        elif status is AckStatus.REJECTED:
             self.stats.rejected += 1
-            return
-        self.stats.commands += 1
-        self.commands.append(message)
-        self._apply(message)
+        else:
+            self.stats.commands += 1
+            self.commands.append(message)
+            self._apply(message)
+        self._write(self._encode(Ack(frame.seq, status), frame.unit))
 
     def _apply(self, message: Message) -> None:
         timer = self.timer

@@ -30,6 +30,7 @@ import random
 import struct
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -87,6 +88,8 @@ class LinkConfig:
     heartbeat: float = 0.5
     silent_after: float = 2.0
     hello_every: float = 0.2
+    units: int = 5
+    """Units a table has (timer + 4 seat units); while fewer have said hello, the station asks every second."""
     sync_burst: int = 5
     sync_every: float = 1.0
     backoff_min: float = 0.05
@@ -120,6 +123,7 @@ class LinkStats:
     device_dropped: int = 0
     events: int = 0
     callback_errors: int = 0
+    before_hello: int = 0
 
     def snapshot(self) -> LinkStats:
         return dataclasses.replace(self)
@@ -160,12 +164,14 @@ class Link:
         self._on_status = on_status
         self._stats = LinkStats()
         self._stats_lock = threading.Lock()
+        self._round_trips: deque[float] = deque(maxlen=4096)
         self._status = LinkStatus.CONNECTING
         self._detail = self._reason = f"opening {url}"
         self._outgoing: queue.SimpleQueue[tuple[Message, int, Future[None]]] = queue.SimpleQueue()
         self._closing = threading.Event()
         self._port: Any = None
         self._port_lock = threading.Lock()
+        self._send_lock = threading.Lock()
         self._boot_id = random.getrandbits(32)
         self._seq = SequenceCounter()
         self._outbox: Outbox[Future[None]] = Outbox(self.config.ack_timeout, self.config.max_attempts)
@@ -179,6 +185,9 @@ class Link:
         self._sync_sent: dict[int, float] = {}
         self._sync_token = 0
         self._last_heard = 0.0
+        self._burst_left = 0
+        self._next_sync = 0.0
+        self._down_since = time.monotonic()
         self._thread = threading.Thread(target=self._run, name=f"devices-link {url}", daemon=True)
         self._thread.start()
 
@@ -197,6 +206,12 @@ class Link:
         with self._stats_lock:
             return self._stats.snapshot()
 
+    def round_trips(self) -> list[float]:
+        """Recent command round trips (s) on the wire: frame written to its ack read, by the link
+        thread (commands sent once only). The caller's wait adds two thread hand-offs to this."""
+        with self._stats_lock:
+            return list(self._round_trips)
+
     def on_link_thread(self) -> bool:
         return threading.current_thread() is self._thread
 
@@ -214,11 +229,12 @@ class Link:
         except struct.error as err:
             raise ProtocolError(f"{message} cannot be encoded: {err}") from err
         future: Future[None] = Future()
-        if self._status is not LinkStatus.CONNECTED:
-            future.set_exception(PortUnavailableError(f"table hardware {self._status.value}: {self._detail}"))
-            self._count(send_failures=1)
-            return future
-        self._outgoing.put((message, unit, future))
+        with self._send_lock:  # the link thread changes the status under it before failing what is queued
+            if self._status is not LinkStatus.CONNECTED:
+                future.set_exception(PortUnavailableError(f"table hardware {self._status.value}: {self._detail}"))
+                self._count(send_failures=1)
+                return future
+            self._outgoing.put((message, unit, future))
         self._wake()
         return future
 
@@ -228,7 +244,6 @@ class Link:
         self._wake()
         if not self.on_link_thread():
             self._thread.join(timeout=5.0)
-        self._set_status(LinkStatus.CLOSED, "closed by the station")
 
     def __enter__(self) -> Link:
         return self
@@ -257,16 +272,20 @@ class Link:
         changed = status is not self._status or reason != self._reason
         self._status, self._detail, self._reason = status, detail, reason
         if changed and self._on_status is not None:
-            self._on_status(status, detail)
+            try:
+                self._on_status(status, detail)
+            except Exception:  # like on_message: logged and counted, the link goes on
+                self._count(callback_errors=1)
+                log.exception("on_status failed for %s", status)
 
     def _run(self) -> None:
         backoff = self.config.backoff_min
-        down_since = time.monotonic()
+        self._down_since = time.monotonic()
         while not self._closing.is_set():
             try:
                 port = self._open()
             except PortUnavailableError as err:
-                down = time.monotonic() - down_since
+                down = time.monotonic() - self._down_since
                 if down > self.config.offline_after:
                     status = LinkStatus.OFFLINE
                 elif self._status is LinkStatus.CONNECTING:
@@ -285,15 +304,21 @@ class Link:
                 reason = str(err)
             except (serial.SerialException, OSError) as err:
                 reason = f"port {self.url} failed: {err}"
+            except Exception as err:  # a bug must not stop the table's link for good: log it, rebuild the link
+                log.exception("devices link to %s failed", self.url)
+                reason = f"internal error: {err!r}"
             finally:
                 with self._port_lock:
                     self._port = None
                     port.close()
-                self._fail_pending(PortUnavailableError(f"link to {self.url} lost: {reason}"))
             if not self._closing.is_set():
                 self._count(disconnects=1)
-                down_since = time.monotonic()
-                self._set_status(LinkStatus.RECONNECTING, reason)
+                self._down_since = time.monotonic()
+                with self._send_lock:
+                    self._set_status(LinkStatus.RECONNECTING, reason)
+                self._fail_pending(PortUnavailableError(f"link to {self.url} lost: {reason}"))
+        with self._send_lock:
+            self._set_status(LinkStatus.CLOSED, "closed by the station")
         self._fail_pending(PortUnavailableError("link closed"))
 
     def _open(self) -> Any:
@@ -303,6 +328,7 @@ class Link:
                 baudrate=self.config.baudrate,
                 timeout=self.config.poll,
                 write_timeout=self.config.write_timeout,
+                exclusive=True,  # a second station on the same port would steal half the frames
             )
         except (serial.SerialException, OSError, ValueError) as err:
             raise PortUnavailableError(f"cannot open {self.url}: {err}") from err
@@ -329,15 +355,19 @@ class Link:
             raise _LinkDown(f"port {self.url} does not take data: {err}") from err
         self._count(bytes_out=len(data), frames_out=1)
 
-    def _send_now(self, port: Any, message: Message, unit: int, future: Future[None] | None = None) -> None:
+    def _send_now(self, port: Any, message: Message, unit: int) -> None:
+        """Write an unacknowledged message (hello, heartbeat, clock sync, ack)."""
+        self._write(port, encode(message, unit, from_device=False).encode())
+
+    def _send_queued(self, port: Any, message: Message, unit: int, future: Future[None]) -> None:
+        """Write a caller's message; an acknowledged one is kept in the outbox until its ack."""
         if not message.RELIABLE:
-            self._write(port, encode(message, unit, from_device=False).encode())
-            if future is not None:
-                future.set_result(None)
+            self._send_now(port, message, unit)
+            future.set_result(None)
             return
         seq = self._seq.next()
         data = encode(message, unit, seq, from_device=False).encode()
-        self._outbox.add(seq, data, future if future is not None else Future(), time.monotonic())
+        self._outbox.add(seq, data, future, time.monotonic())
         self._write(port, data)
 
     def _session(self, port: Any) -> None:
@@ -345,13 +375,13 @@ class Link:
         self._parser.reset()
         self.clock.reset()
         self._hello_seen = False
+        self.units = {}
         self._held.clear()
-        self._sync_sent.clear()
         self._set_status(self._status, f"{self.url} open, waiting for the table hub's hello", "open")
         now = time.monotonic()
         self._last_heard = now
-        next_hello = next_heartbeat = next_sync = now
-        burst_left = cfg.sync_burst
+        next_hello = next_heartbeat = now
+        self._restart_sync(now)
         while not self._closing.is_set():
             now = time.monotonic()
             connected = self._status is LinkStatus.CONNECTED
@@ -364,7 +394,7 @@ class Link:
                     self._count(send_failures=1)
                     future.set_exception(PortUnavailableError(f"table hardware {self._status.value}"))
                     continue
-                self._send_now(port, message, unit, future)
+                self._send_queued(port, message, unit, future)
             resend, expired = self._outbox.due(now)
             for data in resend:
                 self._write(port, data)
@@ -372,18 +402,25 @@ class Link:
             for future in expired:
                 self._count(send_failures=1)
                 future.set_exception(DeviceTimeoutError(f"no acknowledgement after {cfg.max_attempts} sends"))
-            if not self._hello_seen and now >= next_hello:
+            if now >= next_hello and (not self._hello_seen or len(self.units) < cfg.units):
                 self._send_now(port, Hello(UnitType.STATION, "", FIRMWARE, "station", self._boot_id), BROADCAST)
-                next_hello = now + cfg.hello_every
-            if self._hello_seen and now >= next_sync:
+                next_hello = now + (1.0 if self._hello_seen else cfg.hello_every)
+            if self._hello_seen and now >= self._next_sync:
                 self._sync_token = self._sync_token % 0xFFFF + 1
-                self._sync_sent = {self._sync_token: time.monotonic()}
+                if len(self._sync_sent) >= 8:  # a reply that never came; later ones still count
+                    del self._sync_sent[next(iter(self._sync_sent))]
+                self._sync_sent[self._sync_token] = time.monotonic()
                 self._send_now(port, SyncRequest(self._sync_token), BROADCAST)
-                burst_left -= 1
-                next_sync = now + (0.01 if burst_left > 0 else cfg.sync_every)
+                self._burst_left -= 1
+                self._next_sync = now + (0.01 if self._burst_left > 0 else cfg.sync_every)
             if now >= next_heartbeat:
                 self._send_now(port, Heartbeat(), BROADCAST)
                 next_heartbeat = now + cfg.heartbeat
+            if (
+                self._status in (LinkStatus.CONNECTING, LinkStatus.RECONNECTING)
+                and now - self._down_since > cfg.offline_after
+            ):
+                self._set_status(LinkStatus.OFFLINE, f"{self.url} is open but the table hub does not answer")
             if self._hello_seen and now - self._last_heard > cfg.silent_after:
                 self._count(silent_hub=1)
                 raise _LinkDown(f"table hub silent for {now - self._last_heard:.1f} s (no heartbeat)")
@@ -416,15 +453,27 @@ class Link:
             return
         self._last_heard = received
         if isinstance(message, Hello) and message.boot_id != self._peer_boot:
-            self._peer_boot = message.boot_id  # the hub (re)booted: its sequence numbers restart
+            if self._peer_boot is not None:  # the hub rebooted: its clock restarted too
+                self.clock.reset()
+                self._restart_sync(received)
+            self._peer_boot = message.boot_id  # its sequence numbers restart
             self._duplicates.reset()
+        if message.RELIABLE and not self._hello_seen:
+            # Until the hub has named itself (and its boot) in this session, its sequence numbers
+            # cannot be told from an earlier boot's: not acknowledged, so it is sent again after the hello.
+            self._count(before_hello=1)
+            return
         if message.RELIABLE:
-            self._write(port, encode(Ack(frame.seq), frame.unit, from_device=False).encode())
+            self._send_now(port, Ack(frame.seq), frame.unit)
             if self._duplicates.seen(frame.seq):
                 self._count(duplicates=1)
                 return
         if isinstance(message, Ack):
-            future = self._outbox.acknowledge(message.seq)
+            acked = self._outbox.acknowledge(message.seq, received)
+            future = None if acked is None else acked[0]
+            if acked is not None and acked[1] is not None:
+                with self._stats_lock:
+                    self._round_trips.append(acked[1])
             if future is not None and not future.done():
                 if message.status is AckStatus.OK:
                     self._count(acked=1)
@@ -441,8 +490,11 @@ class Link:
             with self._stats_lock:
                 self._stats.device_dropped = message.dropped
         elif isinstance(message, Hello):
+            known = self.units.get(frame.unit) == message
             self.units = {**self.units, frame.unit: message}  # copy on write: other threads read it
             self._hello_seen = True
+            if self._status is LinkStatus.CONNECTED and not known:
+                self._set_status(LinkStatus.CONNECTED, self._connected_detail())
             self._check_connected()
         else:
             if not self.clock.synced:
@@ -459,12 +511,25 @@ class Link:
             self._count(callback_errors=1)
             log.exception("on_message failed for %s from unit %d", item.message, item.unit)
 
-    def _check_connected(self) -> None:
-        if self._status is LinkStatus.CONNECTED or not (self._hello_seen and self.clock.synced):
-            return
-        self._count(connects=1)
+    def _connected_detail(self) -> str:
         names = ", ".join(describe_unit(hello) for _, hello in sorted(self.units.items()))
-        self._set_status(LinkStatus.CONNECTED, f"{self.url}: {names}; clock ±{self.clock.error_bound * 1e3:.2f} ms")
+        missing = len(self.units) < self.config.units
+        warning = f"; only {len(self.units)} of {self.config.units} units answered" if missing else ""
+        return f"{self.url}: {names}{warning}; clock ±{self.clock.error_bound * 1e3:.2f} ms"
+
+    def _restart_sync(self, now: float) -> None:
+        """Forget outstanding sync requests and start a new burst (new session, or a rebooted hub)."""
+        self._sync_sent.clear()
+        self._burst_left = self.config.sync_burst
+        self._next_sync = now
+
+    def _check_connected(self) -> None:
+        """CONNECTED once the hub said hello and the clock is synced; then deliver what was held."""
+        if not (self._hello_seen and self.clock.synced):
+            return
+        if self._status is not LinkStatus.CONNECTED:
+            self._count(connects=1)
+            self._set_status(LinkStatus.CONNECTED, self._connected_detail())
         held, self._held = self._held, []
         for item in held:
             timed = isinstance(item.message, PassPressed | ReportEntered)

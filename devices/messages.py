@@ -19,7 +19,6 @@ from devices.frames import Frame
 
 PROTOCOL_VERSION = 1
 SEATS = ("E", "S", "W", "N")
-STATION = 0x00
 TIMER = 0x01
 SEAT_UNIT = {"E": 0x02, "S": 0x03, "W": 0x04, "N": 0x05}
 BROADCAST = 0xFF

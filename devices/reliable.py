@@ -30,6 +30,7 @@ class SequenceCounter:
 class _Pending(Generic[T]):
     data: bytes
     token: T
+    sent: float
     attempts: int
     due: float
 
@@ -51,13 +52,17 @@ class Outbox(Generic[T]):
         evicted = None
         if self.capacity is not None and len(self._pending) >= self.capacity:
             evicted = self._pending.pop(next(iter(self._pending))).token
-        self._pending[seq] = _Pending(data, token, 1, now + self.timeout)
+        self._pending[seq] = _Pending(data, token, now, 1, now + self.timeout)
         return evicted
 
-    def acknowledge(self, seq: int) -> T | None:
-        """The token of the frame ``seq`` acknowledged, or None for an unknown or repeated ack."""
+    def acknowledge(self, seq: int, now: float) -> tuple[T, float | None] | None:
+        """The token of the frame ``seq`` acknowledged at ``now`` and its round trip, or None for an
+        unknown or repeated ack. The round trip is None for a frame sent more than once: the ack may
+        answer any copy (Karn's rule), so it measures nothing."""
         pending = self._pending.pop(seq, None)
-        return None if pending is None else pending.token
+        if pending is None:
+            return None
+        return pending.token, (now - pending.sent if pending.attempts == 1 else None)
 
     def due(self, now: float) -> tuple[list[bytes], list[T]]:
         """Frames to send again now, and tokens of frames that used up their attempts (removed)."""

@@ -67,6 +67,15 @@ class TableDevices:
         """Each unit's hello (type, seat, firmware, serial number), by unit address."""
         return dict(self._link.units)
 
+    def round_trips(self) -> list[float]:
+        """Recent command round trips on the wire (s), for the station's health display."""
+        return self._link.round_trips()
+
+    @property
+    def clock_synced(self) -> bool:
+        """Whether presses can be timed now (false until the first sync after a connect or a hub reboot)."""
+        return self._link.clock.synced
+
     @property
     def clock_error(self) -> float:
         """Upper bound (s) on the error of a press time from the clock sync: half the best round trip."""
@@ -138,6 +147,8 @@ class TableDevices:
         return future
 
     def _received(self, item: Received) -> None:
+        """A press becomes an EVENTS.md input event: ``pass`` (turn order and timing are the referee's,
+        R-PLAY-1, R-TIME-2) or ``report`` (R-REPORT-1), timed to the press on the table's clock."""
         message = item.message
         if item.local_time is None:
             raise ProtocolError(f"untimed {type(message).__name__} from unit {item.unit}")

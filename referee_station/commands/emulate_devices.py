@@ -26,7 +26,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--link", help="path of the port symlink (default: a fresh temporary directory)")
     parser.add_argument("--script", help="file of emulator commands to run first (pass E, report S 8, wait 0.5, ...)")
     parser.add_argument("--exit-after-script", action="store_true", help="stop at the end of the script")
-    parser.add_argument("--clock-offset", type=float, default=5000.0, help="hub clock minus station clock, s")
+    parser.add_argument("--clock-offset", type=float, default=5000.0, help="the hub clock's reading at start, s (>= 0)")
     parser.add_argument("--drift-ppm", type=float, default=40.0, help="hub clock rate error, parts per million")
     parser.add_argument("--seed", type=int, default=0, help="seed of serial numbers and noise")
     parser.set_defaults(func=run)
@@ -41,14 +41,18 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    emulator = Emulator(
-        link=args.link,
-        table=args.table,
-        clock_offset=args.clock_offset,
-        drift_ppm=args.drift_ppm,
-        seed=args.seed,
-        log=_log,
-    )
+    try:
+        emulator = Emulator(
+            link=args.link,
+            table=args.table,
+            clock_offset=args.clock_offset,
+            drift_ppm=args.drift_ppm,
+            seed=args.seed,
+            log=_log,
+        )
+    except ValueError as err:
+        print(f"referee-station emulate-devices: {err}", file=sys.stderr)
+        return 2
     signal.signal(signal.SIGTERM, _terminate)
     try:
         print(emulator.start(), flush=True)

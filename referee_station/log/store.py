@@ -62,12 +62,19 @@ class EventStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._migrate()
 
+    def _version(self) -> int:
+        exists = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_version'").fetchone()
+        return (self._db.execute("SELECT max(version) FROM schema_version").fetchone()[0] or 0) if exists else 0
+
     def _migrate(self) -> None:
+        """Bring the schema up to date; a current database is only read, so a reader opening it
+        never takes the write lock from the station."""
+        if self._version() == SCHEMA_VERSION:
+            return
         self._db.execute("BEGIN IMMEDIATE")
         try:
             self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            row = self._db.execute("SELECT max(version) FROM schema_version").fetchone()
-            version = row[0] or 0
+            version = self._version()
             if version > SCHEMA_VERSION:
                 raise StoreError(f"{self.path}: schema version {version} is newer than this station's {SCHEMA_VERSION}")
             for step in range(version + 1, SCHEMA_VERSION + 1):

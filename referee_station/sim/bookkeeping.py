@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee_station.rules import RANKS, Card, single_order
-from referee_station.table.events import PARTNER, PREV_SEAT, SEATS, SIDE_OF
+from referee_station.table.events import OTHER_SIDE, PARTNER, PREV_SEAT, SEATS, SIDE_OF
 
 ACE = len(RANKS) - 1
 """Levels are indexes into RANKS: 0 is level 2, 12 is A (R-LVL-1)."""
@@ -97,3 +97,12 @@ def score(order: list[str], levels: dict[str, int], deal_level: str) -> DealResu
     else:
         new[side] = min(levels[side] + nominal, ACE)
     return DealResult(side, nominal, new, passed)
+
+
+def score_foul(levels: dict[str, int], foul_side: str) -> DealResult:
+    """犯规 (R-PEN foul): the violating side is scored double down, so the other side goes up 3
+    levels (never past A, and never passing it: it did not take 上游 in a deal at A, R-UP-2)."""
+    side = OTHER_SIDE[foul_side]
+    new = dict(levels)
+    new[side] = min(levels[side] + 3, ACE)
+    return DealResult(side, 3, new, False)

@@ -10,7 +10,11 @@ Invariants:
 - Without injection every event is correct, on time, and every play is legal and beats the trick.
 - An injected violation changes nothing the table would keep: a void play or pass is taken back
   and the right seat acts next; a wrong tribute or return is replaced at once by the right card.
-- At most one violation per action, and none while a missed report is still being judged.
+- At most one violation per action (per tribute or return phase), and none while a missed report
+  is still being judged (R-REPORT-2).
+- The penalty ladder is followed as an auto-confirming referee climbs it (R-PEN): the record that
+  gets a foul flagged is the deal's last (the violating side double down, no tribute next deal, a
+  first leader from the other side); the one that gets a match loss flagged is the match's last.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from referee_station.sim.violations import (
 )
 from referee_station.table.events import (
     NEXT_SEAT,
+    OTHER_SIDE,
     PARTNER,
     SEATS,
     SIDE_OF,
@@ -49,6 +54,7 @@ from referee_station.table.events import (
     Record,
     Report,
     Return,
+    Tick,
     Tribute,
 )
 
@@ -64,6 +70,8 @@ GRACE = 10.0
 """R-TIME-3: the 读秒 count-down; only past it is an action overtime."""
 REPORT_MAX = 10
 """R-REPORT-1: a player left with 1 to 10 cards reports."""
+BETWEEN_DEALS = (60.0, 150.0)
+"""Seconds from one deal's end to the next deal picked up: shuffle, cut, deal 108 cards (R-DEAL-1)."""
 SLOW_RATE = 0.01
 """Share of actions taken inside the grace period (slow but not a violation)."""
 HAND = 27
@@ -79,6 +87,12 @@ class SimResult:
     levels: dict[str, str]
     deal_levels: list[str]
     """The level each deal was played at (R-LVL-2), for checking the log against the rules."""
+    fouls: list[str | None]
+    """Per deal, the side whose foul ended it (R-PEN 犯规), or ``None``."""
+    winner: str
+    """EW, NS or draw (R-MATCH-1; 判负 gives the match to the other side)."""
+    match_loss: str | None = None
+    """The side that lost the match by a second foul; its last deal has no result."""
 
 
 @dataclass
@@ -110,6 +124,15 @@ class _Deal:
         return self.finished + [s for s in SEATS if s not in self.finished]
 
 
+class _DealStopped(Exception):
+    """An injected violation made a foul (the deal ends at once) or a match loss (the match ends)."""
+
+    def __init__(self, side: str, match_loss: bool) -> None:
+        super().__init__(side)
+        self.side = side
+        self.match_loss = match_loss
+
+
 @dataclass
 class _MissedReport:
     """A report being withheld (R-REPORT-2): sent after one further action, or never."""
@@ -138,22 +161,43 @@ class MatchSimulator:
         self.levels = dict.fromkeys(SIDES, 0)
         self.level = "2"
         self.last_order: list[str] | None = None
+        self.last_foul: str | None = None
+        self.stopping: _DealStopped | None = None
+        """Set when the violation just injected makes a foul or a match loss once it is flagged."""
 
     def run(self) -> SimResult:
+        """Deal until ``deals`` were played, a side passed A (R-UP-2) or lost the match (R-PEN)."""
         self.out.at(MatchStart(0.0, {"EW": "East-West", "NS": "North-South"}, {"length_deals": self.deals}))
         deal_levels: list[str] = []
+        fouls: list[str | None] = []
+        winner: str | None = None
+        match_loss = None
         for _ in range(self.deals):
             deal_levels.append(self.level)
-            order = self._deal()
-            result = book.score(order, self.levels, self.level)
+            try:
+                order = self._deal()
+            except _DealStopped as stop:
+                fouls.append(stop.side)
+                if stop.match_loss:
+                    match_loss, winner = stop.side, OTHER_SIDE[stop.side]
+                    break
+                result = book.score_foul(self.levels, stop.side)
+                self.last_foul = stop.side
+            else:
+                fouls.append(None)
+                result = book.score(order, self.levels, self.level)
+                self.last_order, self.last_foul = order, None
             self.levels = result.levels
             self.level = RANKS[self.levels[result.side_up]]
-            self.last_order = order
             if result.passed_ace:
+                winner = result.side_up
                 break
+        if winner is None:
+            ew, ns = self.levels["EW"], self.levels["NS"]
+            winner = "draw" if ew == ns else ("EW" if ew > ns else "NS")
         self.truth.sort(key=lambda item: item.t)
         levels = {s: RANKS[v] for s, v in self.levels.items()}
-        return SimResult(self.out.records, self.truth, len(deal_levels), levels, deal_levels)
+        return SimResult(self.out.records, self.truth, len(deal_levels), levels, deal_levels, fouls, winner, match_loss)
 
     # -- timing and injection ------------------------------------------------------------------
 
@@ -174,24 +218,39 @@ class MatchSimulator:
 
     def _roll(self, options: Callable[[], list[tuple[str, str]]]) -> tuple[str, str] | None:
         """At most one violation per action: with the configured rate, one of ``options()``
-        ((offence, seat)) whose confirmed penalty keeps the side below a foul; offences are
-        equally likely, whatever the number of seats that could commit them."""
+        ((offence, seat)) that may be injected; offences are equally likely, whatever the number of
+        seats that could commit them. Its penalty climbs the ladder at once (auto-confirm, R-PEN)."""
         if not self.rate or self.rng.random() >= self.rate:
             return None
-        allowed = [
-            (o, s)
-            for o, s in options()
-            if self.ladder.allows(SIDE_OF[s], PENALTY[o]) and (self.offences is None or o in self.offences)
-        ]
+        allowed = [(o, s) for o, s in options() if self._may_inject(o, s)]
         if not allowed:
             return None
         offence = self.rng.choice(sorted({o for o, _ in allowed}))
         seat = self.rng.choice([s for o, s in allowed if o == offence])
-        self.ladder.add(SIDE_OF[seat], PENALTY[offence])
+        reached = self.ladder.add(SIDE_OF[seat], PENALTY[offence])
+        if reached in ("foul", "match_loss"):
+            self.stopping = _DealStopped(SIDE_OF[seat], reached == "match_loss")
         return offence, seat
 
+    def _may_inject(self, offence: str, seat: str) -> bool:
+        """The forms asked for; a report missed until the second further action is flagged while that
+        action is applied (R-REPORT-2), so it is never the one that makes a foul."""
+        if self.offences is not None and offence not in self.offences:
+            return False
+        return offence != "missed_report_late" or self.ladder.reaches(SIDE_OF[seat], PENALTY[offence]) not in (
+            "foul",
+            "match_loss",
+        )
+
     def _inject(self, t: float, seat: str, offence: str) -> None:
+        """Record the truth once the violation is on the table (the record that gets it flagged was
+        just written); when its penalty makes a foul or a match loss, stop the deal right there."""
         self.truth.append(Injected(t, seat, "missed_report" if offence == "missed_report_late" else offence))
+        if self.stopping is not None:
+            if offence == "overtime":  # flagged by the first record past the grace (R-TIME-3)
+                self.out.at(Tick(round(t + 0.01, 2)))
+            stop, self.stopping = self.stopping, None
+            raise stop
 
     # -- a deal ---------------------------------------------------------------------------------
 
@@ -199,12 +258,17 @@ class MatchSimulator:
         cards = [card for card in DECK for _ in range(2)]
         self.rng.shuffle(cards)
         hands = {seat: sorted(cards[i * HAND : (i + 1) * HAND]) for i, seat in enumerate(SEATS)}
-        t = round(self.out.now + self.rng.uniform(15.0, 30.0), 2)
-        leader = self.rng.choice(SEATS) if self.last_order is None else None
+        t = round(self.out.now + self.rng.uniform(*BETWEEN_DEALS), 2)
+        leader = None
+        if self.last_foul is not None:  # the referee names a leader from the non-violating side (R-PEN 犯规)
+            leader = self.rng.choice(SIDE_SEATS[OTHER_SIDE[self.last_foul]])
+        elif self.last_order is None:
+            leader = self.rng.choice(SEATS)
         self.out.at(DealStart(t, leader, {seat: tuple(c.code for c in hand) for seat, hand in hands.items()}))
         deal = _Deal(self.level, hands)
         start = t
-        if self.last_order is not None:
+        if leader is None:
+            assert self.last_order is not None
             due = book.tribute_due(self.last_order)
             if book.resisted(due, hands):
                 leader = due.upstream  # 抗贡 R-TRIB-3
@@ -217,11 +281,11 @@ class MatchSimulator:
         """Tribute then return (R-TRIB-1/2); returns the first leader and when its clock starts."""
         level, hands = deal.level, deal.hands
         paid = {payer: book.tribute_card(hands[payer], level) for payer in due.payers}
-        plans = []
+        plans: list[tuple[float, str, tuple[str, str] | None, Card | None]] = []
         for payer in due.payers:
             wrong = wrong_tribute(hands[payer], paid[payer], level, self.rng)
             options = [("overtime", payer)] + ([("wrong_tribute", payer)] if wrong else [])
-            offence = self._roll(options.copy)
+            offence = None if self._violated(plans) else self._roll(options.copy)
             plans.append((self._when(dealt, TRIBUTE_LIMIT, offence == ("overtime", payer)), payer, offence, wrong))
         complete = self._exchange(plans, dealt, TRIBUTE_LIMIT, paid, Tribute)
         recipients = book.tribute_recipients(due, paid, level)
@@ -234,7 +298,7 @@ class MatchSimulator:
             back[recipient] = choose_return(book.returnable(hands[recipient], level), level, self.rng)
             wrong = wrong_return(hands[recipient], level, self.rng)
             options = [("overtime", recipient)] + ([("wrong_return", recipient)] if wrong else [])
-            offence = self._roll(options.copy)
+            offence = None if self._violated(plans) else self._roll(options.copy)
             late = offence == ("overtime", recipient)
             plans.append((self._when(complete, RETURN_LIMIT, late), recipient, offence, wrong))
         returned = self._exchange(plans, complete, RETURN_LIMIT, back, Return)
@@ -244,6 +308,12 @@ class MatchSimulator:
         for hand in hands.values():
             hand.sort()
         return book.first_leader_after_tribute(due, recipients), returned
+
+    @staticmethod
+    def _violated(plans: list[tuple[float, str, tuple[str, str] | None, Card | None]]) -> bool:
+        """One violation per tribute (or return) phase: the seats' cards are decided together, and a
+        second one could follow a foul that already ended the deal, or be flagged in another order."""
+        return any(plan[2] is not None for plan in plans)
 
     def _exchange(
         self,
@@ -386,8 +456,9 @@ class MatchSimulator:
         when = round(max(self.out.now, t) + self.rng.uniform(0.3, 1.2), 2)
         if kind == "wrong_report":
             count = left + 1 if left < REPORT_MAX else left - 1
-            self._inject(when, seat, "wrong_report")
         self.out.at(Report(when, seat, count))
+        if kind == "wrong_report":
+            self._inject(when, seat, "wrong_report")
         return missed
 
     def _next_to_act(self, deal: _Deal, seat: str, passed: bool) -> str:

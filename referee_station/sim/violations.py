@@ -2,10 +2,8 @@
 
 Each injected violation must be flagged by the referee with the same offence and seat, nothing
 else. The simulator writes no ``ruling`` lines; tests replay with ``--auto-confirm``, so every flag
-climbs the penalty ladder (RULES.md section 9). A foul would end the deal in a way the simulator
-does not play out, so :class:`LadderModel` keeps each side below a foul: a violation whose confirmed
-penalty would make one is simply not injected (documented limit: fouls and match losses are never
-simulated).
+climbs the penalty ladder (RULES.md section 9); :class:`LadderModel` follows it, so the simulator
+ends the deal at a foul and the match at a match loss exactly where the referee does.
 """
 
 from __future__ import annotations
@@ -31,7 +29,6 @@ PENALTY: dict[str, str] = {
 }
 """The proposed penalty of each injected form; ``missed_report_late`` is flagged as ``missed_report``."""
 
-PLAY_OFFENCES = ("out_of_turn_play", "out_of_turn_pass", "illegal_pattern", "does_not_beat", "overtime")
 REPORT_OFFENCES = ("missed_report", "missed_report_late", "wrong_report")
 
 
@@ -47,25 +44,34 @@ class Injected:
         return {"t": self.t, "seat": self.seat, "offence": self.offence}
 
 
+ESCALATION: dict[str, str] = {"warning": "infraction", "infraction": "foul", "foul": "match_loss"}
+"""R-PEN: two of a rung make one of the next."""
+
+
 class LadderModel:
-    """Confirmed penalties per side (R-PEN ladder): two warnings make an infraction, two a foul."""
+    """Confirmed penalties per side and match (RULES.md section 9): two warnings make an infraction,
+    two infractions a foul, two fouls a match loss. The simulator needs it to know when its own
+    violation ends the deal (foul) or the match (match loss), as the auto-confirming referee will."""
 
     def __init__(self) -> None:
-        self.warnings = dict.fromkeys(SIDES, 0)
-        self.infractions = dict.fromkeys(SIDES, 0)
+        self.counts = {side: dict.fromkeys((*ESCALATION, "match_loss"), 0) for side in SIDES}
 
-    def allows(self, side: str, penalty: str) -> bool:
-        """Whether confirming ``penalty`` keeps ``side`` below a foul."""
-        if penalty == "warning" and self.warnings[side] % 2 == 0:
-            return True
-        return self.infractions[side] % 2 == 0
+    def reaches(self, side: str, penalty: str) -> str:
+        """The highest rung that confirming ``penalty`` for ``side`` would reach (no change)."""
+        counts = self.counts[side]
+        while penalty in ESCALATION and counts[penalty] % 2:
+            penalty = ESCALATION[penalty]
+        return penalty
 
-    def add(self, side: str, penalty: str) -> None:
-        if penalty == "warning":
-            self.warnings[side] += 1
-            if self.warnings[side] % 2:
-                return
-        self.infractions[side] += 1
+    def add(self, side: str, penalty: str) -> str:
+        """Confirm ``penalty`` for ``side``; returns the highest rung reached."""
+        reached = self.reaches(side, penalty)
+        rung = penalty
+        while True:
+            self.counts[side][rung] += 1
+            if rung == reached:
+                return reached
+            rung = ESCALATION[rung]
 
 
 def illegal_cards(hand: list[Card], level: str) -> list[Card] | None:

@@ -451,7 +451,8 @@ class TableReferee:
             self._exchange_hands(deal)
         seat = deal.seats[ev.seat]
         self._check_cards(ev, seat)
-        self._count_action(ev.t)
+        if not self._count_action(ev.t):
+            return
         seat.count = max(0, seat.count - len(ev.cards))
         seat.played += ev.cards
         deal.seen.update(ev.cards)
@@ -497,7 +498,8 @@ class TableReferee:
         if deal.last is None:
             self._flag(ev.t, "out_of_turn_pass", ev.seat, f"{ev.seat} must lead and cannot pass; void")
             return
-        self._count_action(ev.t)
+        if not self._count_action(ev.t):
+            return
         deal.clocks.pop(ev.seat, None)
         deal.history.append({"t": ev.t, "seat": ev.seat, "cards": [], "kind": "pass", "key": None})
         self._after_pass(ev.t, ev.seat)
@@ -545,8 +547,11 @@ class TableReferee:
         limit = self.config.first_lead_limit if first else self.config.play_limit
         self._start_clock(t, seat, "lead" if lead else "follow", limit)
 
-    def _count_action(self, t: float) -> None:
-        """R-REPORT-2: every accepted play or pass is one further action for the reports due."""
+    def _count_action(self, t: float) -> bool:
+        """R-REPORT-2: every accepted play or pass is one further action for the reports due.
+
+        Returns whether the deal goes on: a missed report's infraction can escalate to a foul or a
+        match loss, which ends the deal at once, and then the action itself is not applied."""
         deal = self.deal
         assert deal is not None
         for seat in SEATS:
@@ -563,6 +568,7 @@ class TableReferee:
                     f"no report of {state.count} cards by the second action",
                     penalty="infraction",
                 )
+        return deal.phase == "play" and not self.match_over
 
     def _on_report(self, ev: Report) -> None:
         deal = self._deal_or_flag(ev)

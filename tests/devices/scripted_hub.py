@@ -12,10 +12,10 @@ import tty
 from pathlib import Path
 
 from devices.frames import Frame, FrameParser
-from devices.messages import Heartbeat, Message, SyncRequest, decode, encode
+from devices.messages import Heartbeat, Hello, Message, SyncRequest, decode, encode
 from devices.reliable import SequenceCounter
 
-BACKGROUND = (Heartbeat, SyncRequest)
+BACKGROUND = (Heartbeat, SyncRequest, Hello)  # Hello: repeated while units are missing
 
 
 class ScriptedHub:
@@ -35,7 +35,7 @@ class ScriptedHub:
             self.pending += self.parser.feed(os.read(self.master, 4096))
 
     def expect(self, kind: type[Message], timeout: float = 2.0) -> tuple[Frame, Message]:
-        """The station's next frame, skipping heartbeats and clock sync; it must carry a ``kind`` message."""
+        """The station's next frame, skipping background ones (heartbeat, sync, hello); it must be a ``kind``."""
         deadline = time.monotonic() + timeout
         while True:
             while self.pending:
@@ -61,7 +61,7 @@ class ScriptedHub:
         os.write(self.master, data)
 
     def assert_done(self, quiet: float = 0.1) -> None:
-        """Nothing but heartbeats and clock sync came from the station within ``quiet`` seconds."""
+        """Nothing but background frames came from the station within ``quiet`` seconds."""
         self._frames(quiet)
         others = [decode(frame) for frame in self.pending if not isinstance(decode(frame), BACKGROUND)]
         assert not others, f"unexpected frames from the station: {others}"

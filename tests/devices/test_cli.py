@@ -11,6 +11,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from devices.emulator import Emulator
 from devices.link import LinkStatus
 from devices.table_devices import TableDevices
@@ -112,14 +114,18 @@ def test_emulate_devices_stops_on_sigterm(tmp_path: Path) -> None:
             proc.stdout.close()
 
 
-def test_missing_script_is_exit_code_2(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"), [(["--script", "none.txt"], "none.txt"), (["--clock-offset", "-1"], "clock_offset")]
+)
+def test_bad_arguments_are_exit_code_2(tmp_path: Path, args: list[str], message: str) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "referee_station.cli", "emulate-devices", "--script", str(tmp_path / "none.txt")],
+        [sys.executable, "-m", "referee_station.cli", "emulate-devices", "--link", str(tmp_path / "tty"), *args],
         capture_output=True,
         text=True,
         timeout=10,
+        cwd=tmp_path,
     )
-    assert done.returncode == 2 and "none.txt" in done.stderr
+    assert done.returncode == 2 and message in done.stderr
 
 
 def test_watch_devices_prints_events_as_a_log_and_drives_the_timer(emulator: Emulator) -> None:

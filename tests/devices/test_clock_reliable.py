@@ -32,6 +32,7 @@ def test_press_time_error_after_sync_is_within_a_millisecond(offset: float, ppm:
         assert abs(sync.to_local(device_us) - t) < 0.001
         assert abs(sync.to_device(t) - device_us) < 1000
     assert sync.error_bound < 0.002
+    assert sync.rate == pytest.approx(1 / rate, abs=5e-5)  # station s per hub s, to ±50 ppm over 15 s of jitter
 
 
 def test_reply_before_request_is_ignored_and_reset_forgets() -> None:
@@ -58,10 +59,13 @@ def test_outbox_retransmits_then_expires() -> None:
     outbox.add(2, b"two", "second", now=0.05)
     assert outbox.due(0.09) == ([], [])
     assert outbox.due(0.1) == ([b"one"], [])
-    assert outbox.acknowledge(2) == "second"
-    assert outbox.acknowledge(2) is None
+    assert outbox.acknowledge(2, 0.08) == ("second", pytest.approx(0.03))
+    assert outbox.acknowledge(2, 0.09) is None
     assert outbox.due(0.2) == ([b"one"], [])
     assert outbox.due(0.31) == ([], ["first"])
+    outbox.add(3, b"three", "third", now=1.0)
+    outbox.due(1.2)
+    assert outbox.acknowledge(3, 1.25) == ("third", None)  # sent twice: no round trip (Karn)
     assert len(outbox) == 0
 
 

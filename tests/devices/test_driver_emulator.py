@@ -108,6 +108,7 @@ def test_stop_show_beep(devices: TableDevices, emulator: Emulator, table_clock: 
     assert isinstance(emulator.commands[0], Countdown)
     assert 15_000 < (emulator.timer.left_at_stop_ms or 0) <= 25_000
     assert devices.stats.acked == 4
+    assert len(devices.round_trips()) == 4 and all(0 < t < 1 for t in devices.round_trips())
 
 
 def test_a_command_to_a_seat_unit_is_rejected(devices: TableDevices) -> None:
@@ -248,3 +249,56 @@ def test_a_value_out_of_range_is_refused_in_the_callers_thread(devices: TableDev
     with pytest.raises(ProtocolError, match="cannot be encoded"):
         devices.send_countdown({"type": "countdown", "seat": "E", "action": "follow", "limit": -1, "deadline": 1.0})
     devices.show("still fine")
+
+
+def test_a_second_station_cannot_share_the_port(devices: TableDevices, emulator: Emulator, recorder: Recorder) -> None:
+    other = Recorder()
+    with TableDevices(emulator.port, time.monotonic, other.event, other.status, config=FAST) as intruder:
+        other.wait_for(lambda: "lock" in intruder.status_detail)
+        assert intruder.status is LinkStatus.CONNECTING
+        emulator.press_pass("E")
+        recorder.wait_for(lambda: len(recorder.events) == 1)
+    assert other.events == []
+
+
+def test_a_port_that_appears_later_is_picked_up(port_path: Path, recorder: Recorder, table_clock: TableClock) -> None:
+    config = LinkConfig(heartbeat=0.1, silent_after=0.5, backoff_min=0.01, backoff_max=0.05, offline_after=0.1)
+    with TableDevices(str(port_path), table_clock, recorder.event, recorder.status, config=config) as devices:
+        recorder.wait_for(lambda: devices.status is LinkStatus.OFFLINE)
+        with Emulator(link=port_path, heartbeat=0.1) as emulator:
+            recorder.wait_for(lambda: devices.status is LinkStatus.CONNECTED)
+            emulator.enter_report("W", 3)
+            recorder.wait_for(lambda: len(recorder.events) == 1)
+    statuses = [status for status, _ in recorder.statuses]
+    assert statuses[0] is LinkStatus.CONNECTING and LinkStatus.OFFLINE in statuses
+    assert statuses[-2:] == [LinkStatus.CONNECTED, LinkStatus.CLOSED]
+
+
+def test_events_the_hub_had_to_drop_are_reported(port_path: Path, recorder: Recorder, table_clock: TableClock) -> None:
+    """The hub buffers 2 events here; of 4 presses made while unplugged, 2 arrive and 2 are counted as dropped."""
+    with (
+        Emulator(link=port_path, heartbeat=0.1, buffer_size=2) as emulator,
+        TableDevices(str(port_path), table_clock, recorder.event, recorder.status, config=FAST) as devices,
+    ):
+        assert devices.wait_connected(3.0)
+        emulator.unplug(0.3)
+        time.sleep(0.05)
+        for seat in "ESWN":
+            emulator.press_pass(seat)
+        recorder.wait_for(lambda: len(recorder.events) == 2 and devices.stats.device_dropped == 2)
+        assert [e["seat"] for e in recorder.events] == ["W", "N"]
+        assert emulator.stats.dropped_events == 2
+
+
+def test_a_restarted_station_gets_the_presses_made_while_it_was_away(
+    emulator: Emulator, recorder: Recorder, table_clock: TableClock
+) -> None:
+    with TableDevices(emulator.port, table_clock, recorder.event, config=FAST) as first:
+        assert first.wait_connected(3.0)
+    pressed = emulator.press_pass("S") - table_clock.origin
+    later = Recorder()
+    with TableDevices(emulator.port, table_clock, later.event, config=FAST) as second:
+        later.wait_for(lambda: len(later.events) == 1)
+        assert abs(later.events[0]["t"] - pressed) < CLOCK_TOLERANCE
+        assert second.stats.duplicates == 0
+    assert recorder.events == []

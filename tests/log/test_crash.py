@@ -29,7 +29,8 @@ def start(db: Path, log: Path) -> subprocess.Popen:
 
 
 def test_kill_9_while_writing_then_restart(tmp_path):
-    events = simulate(13, 1, 0.05).events[:420]
+    events = simulate(13, 2, 0.05).events[:900]
+    assert len(events) > max(KILL_AFTER) + 500  # the writer cannot finish before the kill lands
     log, db = tmp_path / "match.jsonl", tmp_path / "station.db"
     write_jsonl(log, events)
     for kill_after in KILL_AFTER:

@@ -16,6 +16,8 @@ from referee_station.table.referee import TableReferee
 class Agreement:
     deals: int = 0
     events: int = 0
+    fouls: int = 0
+    match_losses: int = 0
     injected: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
 
@@ -40,15 +42,23 @@ def check_match(result: SimResult, outputs: list[Output], seed: int) -> list[str
             if not 0.0 <= flag.t - item.t <= 1.01:
                 problems.append(f"seed {seed}: {item} flagged at {flag.t}")
     ends = [o for o in outputs if isinstance(o, DealEnd)]
-    if len(ends) != result.deals:
-        problems.append(f"seed {seed}: {len(ends)} deal_end outputs for {result.deals} deals")
-    next_levels = [end.next_level for end in ends[:-1]]
-    if next_levels != result.deal_levels[1:]:
-        problems.append(f"seed {seed}: referee levels {next_levels}, simulator {result.deal_levels[1:]}")
+    completed = result.deals - (result.match_loss is not None)
+    if len(ends) != completed:
+        problems.append(f"seed {seed}: {len(ends)} deal_end outputs for {completed} deals")
+    for i, end in enumerate(ends[:completed]):
+        if end.foul != (result.fouls[i] is not None):
+            problems.append(f"seed {seed}: deal {i + 1} foul {end.foul}, simulator {result.fouls[i]}")
+        if i + 1 < result.deals and end.next_level != result.deal_levels[i + 1]:
+            problems.append(
+                f"seed {seed}: after deal {i + 1} level {end.next_level}, simulator {result.deal_levels[i + 1]}"
+            )
     if ends and ends[-1].levels != result.levels:
         problems.append(f"seed {seed}: final levels {ends[-1].levels}, simulator {result.levels}")
-    if sum(isinstance(o, MatchEnd) for o in outputs) != 1 or not isinstance(outputs[-1], MatchEnd):
+    match_ends = [o for o in outputs if isinstance(o, MatchEnd)]
+    if len(match_ends) != 1 or outputs[-1] is not match_ends[0]:
         problems.append(f"seed {seed}: the match does not end exactly once, at the end")
+    elif match_ends[0].winner != result.winner:
+        problems.append(f"seed {seed}: winner {match_ends[0].winner}, simulator {result.winner}")
     return problems
 
 
@@ -62,5 +72,7 @@ def agree(seeds: range, deals: int, rate: float, offences: frozenset[str] | None
         total.deals += result.deals
         total.events += len(lines)
         total.injected.update(item.offence for item in result.truth)
+        total.fouls += sum(side is not None for side in result.fouls)
+        total.match_losses += result.match_loss is not None
         total.problems += check_match(result, outputs, seed)
     return total

@@ -23,6 +23,14 @@ def test_injected_violations_are_flagged_exactly():
     assert len(total.injected) >= 5
 
 
+def test_fouls_end_the_deal_and_match_losses_the_match_where_the_referee_says():
+    # R-PEN: two infractions make a foul (deal over, no tribute next deal), two fouls a match loss
+    total = agree(range(40, 60), deals=4, rate=0.05)
+    assert total.problems == []
+    assert total.fouls >= 10
+    assert total.match_losses >= 3
+
+
 def test_tribute_and_return_violations():
     # only these forms, at every tribute and return: deal 1 has none, so matches of 3 deals
     total = agree(range(200, 210), deals=3, rate=1.0, offences=frozenset({"wrong_tribute", "wrong_return"}))
@@ -44,7 +52,7 @@ def test_replaying_the_written_log_gives_the_same_outputs(tmp_path):
 
 @pytest.mark.slow
 def test_a_thousand_deals():
-    total = agree(range(1000, 1250), deals=4, rate=0.01)
+    total = agree(range(1000, 1300), deals=4, rate=0.01)
     assert total.deals >= 1000
     assert total.problems == []
-    print(total.deals, total.events, dict(total.injected))
+    print(total.deals, total.events, total.fouls, total.match_losses, dict(total.injected))

@@ -10,6 +10,7 @@ from referee_station.cli import main
 from referee_station.rules import Card, parse_cards
 from referee_station.sim.bookkeeping import TributeDue, resisted, returnable, score, tribute_card, tribute_due
 from referee_station.sim.match import simulate
+from referee_station.sim.violations import LadderModel
 from referee_station.table.events import SEATS, DealStart, MatchStart, Tick, parse_line
 from tests.sim.logcheck import check_clean_log
 
@@ -91,3 +92,12 @@ def test_simulate_command_writes_log_and_truth(tmp_path, capsys):
     assert injected and all(set(item) == {"t", "seat", "offence"} for item in injected)
     assert "violations" in capsys.readouterr().err
     assert Counter(r.TYPE for r in records)["deal"] == 2
+
+
+def test_ladder_model_escalates_like_r_pen():
+    ladder = LadderModel()
+    assert [ladder.add("EW", "warning") for _ in range(4)] == ["warning", "infraction", "warning", "foul"]
+    assert ladder.reaches("EW", "infraction") == "infraction"
+    assert ladder.add("EW", "infraction") == "infraction"
+    assert ladder.reaches("EW", "infraction") == "match_loss"
+    assert ladder.reaches("NS", "warning") == "warning"

@@ -101,3 +101,19 @@ def test_r_report_2_going_out_before_the_flag_is_taken_back() -> None:
     assert table.flags(out) == [("E", "missed_report", "infraction")]
     state = table.state()["deal"]
     assert state["counts"]["E"] == 10 and state["to_act"] == "E" and state["order"] == ["W", "S"]
+
+
+def test_a_missed_report_escalating_to_a_foul_ends_the_deal_before_the_action() -> None:
+    table = Table()
+    table.deal("E")
+    table.play("S", "4s")  # out of turn: infraction for NS
+    table.play("E", "3s")
+    table.play("N", eight("5"))  # N holds 19, no report due
+    table.pass_("W", "S", "E")
+    table.play("N", eight("6"))  # 11 left
+    table.pass_("W", "S", "E")
+    table.play("N", "7s")  # 10 left: a report is due, none comes
+    table.pass_("W")
+    out = table.pass_("S")  # the second action: missed report, the 2nd infraction -> foul
+    assert [o["type"] for o in out] == ["flag", "penalty", "penalty", "deal_end"]
+    assert table.state()["deal"]["phase"] == "over" and table.state()["deal"]["to_act"] is None
