@@ -8,25 +8,28 @@ import pytest
 from referee_station.cli import main
 from referee_station.log.jsonl import write_jsonl
 from referee_station.sim.match import simulate
-from referee_station.table.events import Clear, PlayCards, Tick, parse_line
+from referee_station.table.events import Clear, DealStart, PlayCards, Tick, parse_line
 from vision.reader import MODELS_DIR
 
-UNTIL = 64.0
+SECONDS = 48.0
+"""Of play after the deal: two tricks, a clear, a dozen plays."""
 
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory):
     folder = tmp_path_factory.mktemp("e2e")
     log = folder / "match.jsonl"
-    write_jsonl(log, simulate(3, deals=2).events)
+    events = simulate(3, deals=2).events
+    write_jsonl(log, events)
+    until = next(e.t for e in events if isinstance(e, DealStart)) + SECONDS
     video = folder / "match.mp4"
-    assert main(["render-video", str(log), "-o", str(video), "--until", str(UNTIL)]) == 0
-    return folder, log, video
+    assert main(["render-video", str(log), "-o", str(video), "--until", str(until)]) == 0
+    return folder, log, video, until
 
 
-def camera_truth(log):
+def camera_truth(log, until):
     events = [parse_line(line) for line in log.read_text().splitlines()]
-    return [e for e in events if e.t <= UNTIL and isinstance(e, (PlayCards, Clear)) and not isinstance(e, Tick)]
+    return [e for e in events if e.t <= until and isinstance(e, (PlayCards, Clear)) and not isinstance(e, Tick)]
 
 
 def check_events(got, want):
@@ -58,9 +61,9 @@ def run_camera(folder, log, video, *extra):
 
 
 def test_tracker_on_rendered_video_with_a_perfect_reader(rendered, capsys):
-    folder, log, video = rendered
+    folder, log, video, until = rendered
     code, got = run_camera(folder, log, video, "--truth-reader", str(log))
-    want = camera_truth(log)
+    want = camera_truth(log, until)
     assert len(want) >= 6
     check_events(got, want)
     assert code == 0  # a correct table raises no flag
@@ -71,6 +74,6 @@ def test_tracker_on_rendered_video_with_a_perfect_reader(rendered, capsys):
 @pytest.mark.slow
 @pytest.mark.skipif(not (MODELS_DIR / "locator.onnx").exists(), reason="no trained card reader shipped yet")
 def test_whole_pipeline_with_the_card_reader(rendered):
-    folder, log, video = rendered
+    folder, log, video, until = rendered
     _, got = run_camera(folder, log, video)
-    check_events(got, camera_truth(log))
+    check_events(got, camera_truth(log, until))
