@@ -95,3 +95,12 @@ def test_calibrate_command(tmp_path, capsys):
     cv2.imwrite(str(blank), np.zeros((1080, 1920, 3), np.uint8))
     assert main(["calibrate", "--image", str(blank), "-o", str(out)]) == 2
     assert main(["calibrate", "--sheet", str(tmp_path / "sheet.png")]) == 0
+
+
+def test_committed_sheet_is_the_layouts():
+    import cv2
+
+    from vision.layout import CALIBRATION_DIR
+
+    sheet = cv2.imread(str(CALIBRATION_DIR / "markers.png"), cv2.IMREAD_GRAYSCALE)
+    assert np.array_equal(sheet, marker_sheet(LAYOUT))
