@@ -74,6 +74,8 @@ class CameraPipeline:
         start, reading_ms = time.perf_counter(), ms["read"]
         events = self.tracker.feed(t, patches, read)
         ms["track"] += (time.perf_counter() - start) * 1000 - (ms["read"] - reading_ms)
+        self.warnings += self.tracker.notices
+        self.tracker.notices.clear()
         if t >= self._next_check and self.calib.markers:
             self._next_check = t + self.recheck
             start = time.perf_counter()

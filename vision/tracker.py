@@ -142,7 +142,7 @@ class PlayTracker:
             self.reads += 1
             for seat in due:
                 self._judge(t, seat, reading.seats[seat], patches)
-        self._maybe_clear(patches)
+        self._maybe_clear(t, patches)
         return self._release(t)
 
     def finish(self) -> list[Record]:
@@ -216,7 +216,7 @@ class PlayTracker:
             landed = t
         return landed
 
-    def _maybe_clear(self, patches: Patches) -> None:
+    def _maybe_clear(self, t: float, patches: Patches) -> None:
         if not self._trick_open or any(s.cards or s.change_since is not None for s in self.seats.values()):
             return
         moved = any(
@@ -227,7 +227,7 @@ class PlayTracker:
         if not moved:
             return  # the cards went back into a hand, not to the discard areas
         removals = [s.removed_at for s in self.seats.values() if s.removed_at is not None]
-        self._pending.append(Clear(round(max(removals), 2)))
+        self._pending.append(Clear(round(max(removals, default=t), 2)))
         self._trick_open = False
         for s in self.seats.values():
             s.removed_at = None
