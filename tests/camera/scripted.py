@@ -36,6 +36,7 @@ class Script:
     discards: dict[str, list[float]] = field(default_factory=dict)
     confidence: float = 0.99
     flicker: frozenset[str] = frozenset()
+    face_down: frozenset[str] = frozenset()
     reads: int = 0
 
     def cards(self, seat: str, t: float) -> tuple[str, ...]:
@@ -76,6 +77,8 @@ class Script:
                 seats[seat] = Reading([], [], "occluded")
             elif not cards:
                 seats[seat] = Reading([], [], "empty")
+            elif seat in self.face_down:
+                seats[seat] = Reading([], [], "unreadable")
             else:
                 if seat in self.flicker and self.reads % 2:
                     cards = [*cards[:-1], "SJ"]

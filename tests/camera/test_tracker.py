@@ -90,3 +90,10 @@ def test_events_leave_in_time_order():
     events, _ = run(script, until=6)
     assert plays(events) == [("S", PAIR), ("W", ("Ah",))]
     assert events[0].t <= events[1].t
+
+
+def test_cards_that_stay_unreadable_are_a_notice_not_a_play():
+    events, tracker = run(Script(plays={"N": [(1.0, PAIR)]}, face_down=frozenset("N")), until=5)
+    assert events == []
+    assert [text for _, text in tracker.notices] == ["N: cards in the play area cannot be read"]
+    assert tracker.reads == 6  # then the area is accepted as it is: no more reads
