@@ -4,6 +4,7 @@ from referee_station.commands import (
     calibrate,
     check,
     emulate_devices,
+    hall,
     log,
     read_frame,
     render_video,
@@ -26,4 +27,5 @@ COMMANDS = [
     render_video,
     emulate_devices,
     watch_devices,
+    hall,
 ]

@@ -1,0 +1,260 @@
+"""The station side of the hall bus: send every record of the table's log, apply the head's rulings.
+
+The station keeps refereeing with or without the network: it writes its SQLite log as always, and
+:class:`StationLink` sends what the head has not yet confirmed (``Outbox``) whenever a connection is
+up. Guarantees, and why:
+
+- QoS 1 for every message; the broker may deliver one twice, so each carries its record id
+  (``topics.Envelope``) and receivers drop copies.
+- A record counts as delivered only when the head's ack says it is in the register, not when the
+  broker took it: a broker restarted before it passed a message on cannot lose it. Records not
+  acked are sent again after every reconnect, and after ``resend_after`` seconds without an ack
+  (doubling while none comes).
+- A retained ``status`` says online; the last will (retained) says offline when the connection dies.
+- Rulings arrive from the head on the table's ``rulings`` topic. The link only queues them; the
+  station's own thread applies them (:meth:`StationLink.apply`), so the referee and the log keep one
+  writer. A command applied once is never applied again (``Outbox.applied``).
+
+Threads: paho's network thread runs the callbacks; :meth:`flush` sends new records from the
+station's thread; a sender thread sends the backlog after a (re)connect, resends once a second what
+is overdue, and takes over a flush that finds it busy. ``_send_lock`` lets one of them send at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from referee_station.hall.broker_url import BrokerURL, connect, make_client
+from referee_station.hall.outbox import Outbox, Pending
+from referee_station.hall.topics import Envelope, RulingCommand, TopicError, channel_of, encode_json, record_id, topic
+from referee_station.table.events import Ruling
+
+RESEND_AFTER_S = 10.0
+"""A record sent but not acked this long is sent again (the head or the broker lost it)."""
+RESEND_MAX_S = 300.0
+"""The wait doubles after each resend without an ack, up to this: a head down for an hour is not
+flooded by every station's backlog every ten seconds. An ack brings it back to ``resend_after``."""
+TICK_S = 1.0
+
+
+class StationLink:
+    """One table's connection to the hall: its log out, the head's rulings in."""
+
+    def __init__(
+        self, url: BrokerURL, hall: str, table: str, log_path: str | Path, *, resend_after: float = RESEND_AFTER_S
+    ) -> None:
+        self.hall = hall
+        self.table = table
+        self.url = url
+        self.resend_after = resend_after
+        self.outbox = Outbox(log_path, table)
+        self.refused: str | None = None
+        """Why the broker refused the login, if it did (wrong user or password)."""
+        self.denied: list[str] = []
+        """Reason codes of publishes the broker refused (ACL)."""
+        self._rulings: queue.Queue[RulingCommand] = queue.Queue()
+        self._connected = threading.Event()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._send_lock = threading.Lock()
+        self._reset = False
+        self._sent_upto = 0
+        self._sent_at: dict[int, float] = {}
+        self._resend_wait = resend_after
+        self._asked_at: float | None = None
+        """Wall time of the first ``flush`` not yet served: the new records' ``sent_at``."""
+        self._client = make_client(url, client_id=f"station-{hall}-{table}")
+        self._client.will_set(topic(hall, table, "status"), self._status("offline"), qos=1, retain=True)
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_publish = self._on_publish
+        self._client.on_message = self._on_message
+        self._sender = threading.Thread(target=self._send_loop, name=f"hall-send-{table}", daemon=True)
+
+    # ------------------------------------------------------------------ the station's side
+
+    def start(self) -> StationLink:
+        connect(self._client, self.url)
+        self._sender.start()
+        return self
+
+    def flush(self) -> None:
+        """New records are in the log: send them now, from the caller's thread when the sender is
+        idle (one thread hop less on the way to the head), else by waking the sender.
+
+        The time of the call goes out as the records' ``sent_at``, so the head's latency figure runs
+        from the station's log commit. Never blocks on the network: while disconnected it returns."""
+        if self._asked_at is None:
+            self._asked_at = time.time()
+        if self._connected.is_set() and self._send_lock.acquire(blocking=False):
+            try:
+                self._send_pending()
+            finally:
+                self._send_lock.release()
+        else:
+            self._wake.set()
+
+    def take_rulings(self) -> list[RulingCommand]:
+        """Ruling commands received from the head and not applied yet, oldest first."""
+        out: list[RulingCommand] = []
+        while True:
+            try:
+                out.append(self._rulings.get_nowait())
+            except queue.Empty:
+                return out
+
+    def apply(self, command: RulingCommand, t: float, submit: Callable[[Ruling], Any]) -> bool:
+        """Feed a head ruling to the station as an EVENTS.md ``ruling`` at table time ``t``.
+
+        ``submit`` is the station's own (it feeds the referee and logs atomically). Returns False for
+        a copy of a command already applied. The record is tied to the command (``cause``) before
+        the sender can see it, so the head learns which ruling it applied."""
+        with self._send_lock:
+            if self.outbox.applied(command.id):
+                return False
+            submit(Ruling(t=t, flag=command.flag, decision=command.decision, stop_next=command.stop_next))
+            self.outbox.mark_applied(command.id, self.outbox.last_seq("ruling"))
+        self.flush()
+        return True
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    def wait_connected(self, timeout: float) -> bool:
+        return self._connected.wait(timeout)
+
+    def wait_acked(self, timeout: float) -> bool:
+        """Until every record of the log is in the register (or ``timeout``)."""
+        deadline = time.monotonic() + timeout
+        while self.outbox.unacked():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
+    def close(self) -> None:
+        """Say offline (retained), disconnect cleanly, stop the threads. Safe to call twice."""
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        self._wake.set()
+        if self._sender.is_alive():
+            self._sender.join()
+        if self._connected.is_set():
+            info = self._client.publish(
+                topic(self.hall, self.table, "status"), self._status("offline"), qos=1, retain=True
+            )
+            info.wait_for_publish(timeout=2.0)
+            self._client.disconnect()
+        self._client.loop_stop()
+        self.outbox.close()
+
+    def __enter__(self) -> StationLink:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ sending
+
+    def _send_loop(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(TICK_S)
+            self._wake.clear()
+            if self._connected.is_set() and not self._stop.is_set():
+                with self._send_lock:
+                    self._send_pending()
+
+    def _send_pending(self) -> None:
+        now = time.monotonic()
+        asked, self._asked_at = self._asked_at, None
+        if self._reset:
+            self._reset = False
+            self._sent_upto = 0
+            self._sent_at.clear()
+        stale = [seq for seq, at in list(self._sent_at.items()) if now - at > self._resend_wait]
+        if stale:
+            self._sent_upto = min(self._sent_upto, min(stale) - 1)
+            self._resend_wait = min(self._resend_wait * 2, RESEND_MAX_S)
+        while True:
+            batch = self.outbox.pending(after=self._sent_upto)
+            if not batch:
+                return
+            for record in batch:
+                fresh = record.seq not in self._sent_at and asked is not None
+                info = self._client.publish(*self._message(record, asked if fresh else None), qos=1)
+                if info.rc != mqtt.MQTT_ERR_SUCCESS:
+                    self._reset = True  # connection lost mid-batch: start over after the reconnect
+                    return
+                self._sent_at[record.seq] = now
+                self._sent_upto = record.seq
+
+    def _message(self, record: Pending, asked_at: float | None) -> tuple[str, bytes]:
+        envelope = Envelope(
+            id=record_id(self.table, self.outbox.log, record.seq),
+            table=self.table,
+            log=self.outbox.log,
+            seq=record.seq,
+            t=record.t,
+            type=record.type,
+            is_input=record.is_input,
+            body=record.body,
+            sent_at=asked_at or time.time(),
+            cause=record.cause,
+        )
+        return topic(self.hall, self.table, channel_of(record.type)), envelope.encode()
+
+    def _status(self, state: str) -> bytes:
+        return encode_json({"table": self.table, "state": state, "log": self.outbox.log, "at": time.time()})
+
+    # ------------------------------------------------------------------ paho callbacks (network thread)
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            self.refused = str(reason)
+            client.disconnect()  # a wrong login does not get better by retrying
+            return
+        self.refused = None
+        client.subscribe([(topic(self.hall, self.table, "rulings"), 1), (topic(self.hall, self.table, "acks"), 1)])
+        client.publish(topic(self.hall, self.table, "status"), self._status("online"), qos=1, retain=True)
+        self._reset = True
+        self._connected.set()
+        self._wake.set()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        self._connected.clear()
+
+    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            self.denied.append(str(reason))
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        channel = message.topic.rsplit("/", 1)[-1]
+        try:
+            if channel == "acks":
+                self._on_ack(message.payload)
+            elif channel == "rulings":
+                command = RulingCommand.decode(message.payload)
+                if not self.outbox.applied(command.id):
+                    self._rulings.put(command)
+        except (TopicError, ValueError, KeyError, TypeError):
+            return  # not ours to act on; the head logs what it sends
+
+    def _on_ack(self, payload: bytes) -> None:
+        obj = json.loads(payload)
+        if obj.get("log") != self.outbox.log:
+            return  # acks for an earlier log file of this table
+        seqs = [int(seq) for seq in obj["seqs"]]
+        self.outbox.ack(seqs)
+        self._resend_wait = self.resend_after
+        for seq in seqs:
+            self._sent_at.pop(seq, None)
