@@ -22,10 +22,12 @@ import json
 import queue
 import sys
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TextIO
 
+from referee_station.hall.linked import LinkedStation, add_broker_arguments, link_station
 from referee_station.log.jsonl import read_jsonl
 from referee_station.log.station import TableStation
 from referee_station.log.store import EventStore
@@ -56,6 +58,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--auto-confirm", action="store_true", help="treat every flag as confirmed (EVENTS.md)")
     parser.add_argument("--camera-events", help="also write the camera's events alone (JSON Lines)")
     parser.add_argument("-q", "--quiet", action="store_true", help="print flags only, not the camera's events")
+    add_broker_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -89,25 +92,33 @@ def _reader(args: argparse.Namespace) -> ReadFrame:
         return _TruthReader(args.truth_reader, args.seed)
     from vision.reader import MODELS_DIR, CardReader
 
-    return CardReader.from_onnx(args.models or MODELS_DIR).read
+    folder = Path(args.models) if args.models else MODELS_DIR
+    if not (folder / "locator.onnx").exists() or not (folder / "classifier.onnx").exists():
+        raise ValueError(f"no card reader models (locator.onnx, classifier.onnx) in {folder}: pass --models")
+    return CardReader.from_onnx(folder).read
 
 
 class _Feeder:
     """Feeds the referee (through the log when there is one) and prints what matters."""
 
-    def __init__(self, args: argparse.Namespace, stack: ExitStack, out: TextIO) -> None:
+    def __init__(self, args: argparse.Namespace, stack: ExitStack, out: TextIO, clock: Callable[[], float]) -> None:
         self.out = out
         self.quiet = args.quiet
         self.flags = 0
         self.last_t = 0.0
         self.jsonl: TextIO | None = None
-        self.station: TableStation | None = None
+        self.station: TableStation | LinkedStation | None = None
         self.referee: TableReferee | None = None
         if args.log and args.log.endswith(".jsonl"):
             self.jsonl = stack.enter_context(open(args.log, "w", encoding="utf-8"))  # noqa: SIM115 (the stack closes it)
         if args.log and not args.log.endswith(".jsonl"):
             store = stack.enter_context(EventStore(args.log))
-            self.station = TableStation.open(store, args.table, auto_confirm=args.auto_confirm)
+            station = TableStation.open(store, args.table, auto_confirm=args.auto_confirm)
+            self.station = link_station(args, station, args.table, Path(args.log), clock)  # type: ignore[assignment]
+            if isinstance(self.station, LinkedStation):
+                stack.callback(self.station.close)
+        elif args.broker:
+            raise ValueError("--broker needs a SQLite --log (the hall sends what the log holds)")
         else:
             self.referee = TableReferee(auto_confirm=args.auto_confirm)
         self.camera_log = stack.enter_context(open(args.camera_events, "w")) if args.camera_events else None  # noqa: SIM115
@@ -120,12 +131,14 @@ class _Feeder:
                 conf = f" ({event.confidence:.2f})" if isinstance(event, PlayCards) and event.confidence else ""
                 what = f"play {event.seat} {' '.join(event.cards)}{conf}" if isinstance(event, PlayCards) else "clear"
                 print(f"{event.t:9.2f}  camera  {what}", file=self.out, flush=True)
-        outputs: list[Output] = (
+        outputs: list[Output] = list(
             self.station.submit(event) if self.station is not None else self.referee.feed(event)  # type: ignore[union-attr]
         )
         if self.jsonl is not None:
             for record in (event, *outputs):
                 self.jsonl.write(record.to_line() + "\n")
+        if isinstance(self.station, LinkedStation):
+            outputs += self.station.apply_rulings()  # the head referee's decisions, between two events
         for output in outputs:
             if isinstance(output, Flag):
                 self.flags += 1
@@ -164,7 +177,11 @@ def run(args: argparse.Namespace) -> int:
 
             devices = stack.enter_context(TableDevices(args.devices, clock, lambda e: inbox.put(parse_record(e))))
             devices.wait_connected(5.0)
-        feeder = _Feeder(args, stack, sys.stdout)
+        try:
+            feeder = _Feeder(args, stack, sys.stdout, clock)
+        except ValueError as err:
+            print(f"referee-station run: {err}", file=sys.stderr)
+            return 2
         pipeline = CameraPipeline(calib, read, layout)
         cpu, wall = time.process_time(), time.perf_counter()
         pending = 0

@@ -77,3 +77,13 @@ def test_whole_pipeline_with_the_card_reader(rendered):
     folder, log, video, until = rendered
     _, got = run_camera(folder, log, video)
     check_events(got, camera_truth(log, until))
+
+
+def test_run_refuses_bad_input(rendered, tmp_path, capsys):
+    _, log, video, _ = rendered
+    assert main(["run", "--video", str(video), "--models", str(tmp_path)]) == 2
+    assert "no card reader models" in capsys.readouterr().err
+    assert main(["run", "--video", str(tmp_path / "none.mp4"), "--truth-reader", str(log)]) == 2
+    args = ["run", "--video", str(video), "--truth-reader", str(log), "--broker", "mqtt://station-T1@localhost:1"]
+    assert main(args) == 2
+    assert "--broker needs a SQLite --log" in capsys.readouterr().err
