@@ -3,4 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-.venv/bin/referee-station check --level 7 --prev "5s 5h 5d" "7h 6c 6d" "$@"
+# Four simulated tables refereed live: the console when there is a display, else the terminal
+# timeline. Ten times real time and four deals by default; any option given here wins.
+.venv/bin/referee-station demo --speed 10 --deals 4 "$@"

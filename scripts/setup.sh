@@ -5,8 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # gnome-cards-data: card artwork (aisleriot SVG sheets) the vision tests render; librsvg2-bin rasterises it.
-# mosquitto, postgresql, openssl: the hall's broker and register, started privately by its tests.
-APT_PACKAGES=(gnome-cards-data librsvg2-bin mosquitto postgresql openssl)
+# The hall's broker, register and certificates; a CJK font for the console and its PDF export;
+# Qt's runtime libraries; Xvfb and the xcb libraries for a real console window on a machine
+# without a screen (xvfb-run referee-station demo).
+APT_PACKAGES=(
+  gnome-cards-data librsvg2-bin
+  mosquitto postgresql openssl
+  fonts-wqy-microhei libfontconfig1 libglib2.0-0 libdbus-1-3 libxkbcommon0 libegl1 libgl1
+  xvfb libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-xkb1 libxkbcommon-x11-0 libxcb-cursor0
+)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -3,6 +3,7 @@
 from referee_station.commands import (
     calibrate,
     check,
+    demo,
     emulate_devices,
     hall,
     log,
@@ -16,6 +17,7 @@ from referee_station.commands import (
 )
 
 COMMANDS = [
+    demo,
     check,
     replay,
     simulate,

@@ -1,0 +1,33 @@
+"""Where a table's events come from: any iterable of EVENTS.md input records in time order.
+
+The console does not care whether a table is a recorded log, the simulator, or the camera and
+seat units in the loop: each is a ``TableFeed``. A camera is optional and separate
+(``FrameSource``), so a table without one is refereed all the same, with no image shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, Protocol
+
+from referee_station.table.events import Record, parse_line
+
+TableFeed = Iterable[Record]
+"""A table's input events in time order (outputs in a recorded log are skipped by the readers)."""
+
+
+class FrameSource(Protocol):
+    """The table's overhead camera: the image at table time ``t`` (an ``H×W×3`` uint8 array)."""
+
+    def frame(self, t: float) -> Any: ...
+
+
+def jsonl_feed(path: Path) -> Iterator[Record]:
+    """The input events of a recorded JSON-lines table log (EVENTS.md), outputs skipped."""
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                record = parse_line(line)
+                if record.IS_INPUT:
+                    yield record

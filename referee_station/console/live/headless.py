@@ -1,0 +1,42 @@
+"""The demo without a display: the live hall played at ``speed`` in this thread, its timeline
+printed as it happens, the flags confirmed automatically (no referee at a terminal: every flag
+climbs the ladder, as ``replay --auto-confirm`` does), and a summary per table at the end."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+from referee_station.console.live.hall import LiveHall
+from referee_station.console.live.runner import TableRunner
+from referee_station.console.live.timeline import timeline_lines
+from referee_station.console.models.console import ConsoleModel
+
+LONGEST_SLEEP = 0.5
+
+
+def run_headless(
+    feeds: Sequence[tuple[str, Sequence]], speed: float, out: TextIO | None = None, *, devices: bool = False
+) -> ConsoleModel:
+    """Play every table to its end; return the console model (alerts, register, record sheets)."""
+    out = out or sys.stdout
+    model = ConsoleModel(referee="auto")
+    hall = LiveHall([TableRunner(name, events, devices=devices, auto_confirm=True) for name, events in feeds], speed)
+    print(f"{len(feeds)} tables, speed {'max' if speed <= 0 else f'{speed:g}×'}", file=out, flush=True)
+    try:
+        while not hall.done:
+            for update in hall.due():
+                model.apply(update)
+                for line in timeline_lines(update):
+                    print(line, file=out, flush=True)
+            time.sleep(min(LONGEST_SLEEP, hall.wait()))
+    finally:
+        hall.close()
+    for name in hall.runners:
+        table = model.table(name)
+        flags = sum(1 for a in model.alerts.answered + model.alerts.pending if a.table == name)
+        result = model.sheet.sheet(name).result_line("en") or "match not finished"
+        print(f"{name}: {len(table.results)} deals, {flags} flags; {result}", file=out, flush=True)
+    return model

@@ -1,0 +1,109 @@
+"""The alert queue: every flag the referees of the hall raised, waiting for a ruling.
+
+A flag is a proposal (DESIGN.md: the referee decides); answering it produces the ``ruling``
+event of EVENTS.md that goes back to that table's referee, which then climbs the ladder
+(RULES.md section 9). For an infraction the violator's 下家 may choose to stop the violator's
+next play, sent as ``stop_next``. Unanswered alerts stay in the queue; answered ones move to the
+penalty register. With ``auto_confirm`` (the headless demo) the referee confirmed the flag itself
+and the alert arrives answered by ``auto``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referee_station.console.models.i18n import tr
+from referee_station.console.models.signal import Signal
+from referee_station.console.models.update import TableUpdate
+from referee_station.table.events import NEXT_SEAT, Flag, Ruling
+
+AlertKey = tuple[str, int]
+"""(table, flag id): flag ids count per table log."""
+
+
+@dataclass
+class Alert:
+    """One flag of one table, with the camera frame of that moment and its ruling once made."""
+
+    table: str
+    flag: Flag
+    raised: float
+    """``time.monotonic()`` when the referee raised it (flag-to-screen latency starts here)."""
+    frame: Any = None
+    decision: str | None = None
+    stop_next: bool = False
+    who: str | None = None
+
+    @property
+    def key(self) -> AlertKey:
+        return (self.table, self.flag.id)
+
+    @property
+    def can_stop_next(self) -> bool:
+        """Only an infraction gives the 下家 the choice to stop the violator's next play."""
+        return self.flag.penalty == "infraction" and self.flag.seat is not None
+
+    @property
+    def next_seat(self) -> str | None:
+        return NEXT_SEAT[self.flag.seat] if self.flag.seat else None
+
+    def text(self, lang: str) -> str:
+        """The flag in words: the offence, the proposed penalty and the rule it cites."""
+        seat = tr(self.flag.seat, lang) if self.flag.seat else "—"
+        if lang == "zh":
+            return f"{self.table} {seat}：{self.flag.detail_zh} → {tr(self.flag.penalty, lang)}"
+        return f"{self.table} {seat}: {self.flag.detail} → {tr(self.flag.penalty, lang)}"
+
+
+class AlertQueue:
+    """Pending and answered alerts of the whole hall.
+
+    Signals: ``added(alert)`` for a new pending alert, ``answered(alert)`` when it leaves the queue.
+    """
+
+    def __init__(self) -> None:
+        self.pending: list[Alert] = []
+        self.answered: list[Alert] = []
+        self.added = Signal()
+        self.answered_signal = Signal()
+
+    def apply(self, update: TableUpdate) -> None:
+        open_ids = set(update.snapshot.get("open_flags", []))
+        for out in update.outputs:
+            if not isinstance(out, Flag):
+                continue
+            alert = Alert(update.table, out, update.produced, update.frame)
+            if out.penalty != "anomaly" and out.id not in open_ids:  # the referee auto-confirmed it
+                alert.decision, alert.who = "confirm", "auto"
+                self.answered.append(alert)
+                self.answered_signal.emit(alert)
+            else:
+                self.pending.append(alert)
+                self.added.emit(alert)
+
+    def get(self, key: AlertKey) -> Alert | None:
+        return next((a for a in self.pending if a.key == key), None)
+
+    def answer(self, key: AlertKey, decision: str, who: str, t: float, *, stop_next: bool = False) -> Ruling:
+        """Rule on a pending alert at table time ``t``; returns the ``ruling`` event for its table."""
+        alert = self.get(key)
+        if alert is None:
+            raise KeyError(f"no pending alert {key}")
+        if decision not in ("confirm", "dismiss"):
+            raise ValueError(f"decision must be confirm or dismiss, got {decision!r}")
+        alert.decision, alert.who = decision, who
+        alert.stop_next = stop_next and decision == "confirm" and alert.can_stop_next
+        self.pending.remove(alert)
+        self.answered.append(alert)
+        self.answered_signal.emit(alert)
+        return Ruling(t=t, flag=alert.flag.id, decision=decision, stop_next=alert.stop_next)
+
+    def next_key(self, after: AlertKey | None) -> AlertKey | None:
+        """The pending alert after ``after`` (wrapping round), for the "next alert" shortcut."""
+        if not self.pending:
+            return None
+        keys = [a.key for a in self.pending]
+        if after not in keys:
+            return keys[0]
+        return keys[(keys.index(after) + 1) % len(keys)]

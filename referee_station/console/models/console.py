@@ -1,0 +1,63 @@
+"""All the console's models together, and the one place an update from the engine lands.
+
+``ConsoleModel.apply(update)`` routes a ``TableUpdate`` to the table it belongs to, the hall,
+the alert queue, the penalty register and the record sheet; views and the headless timeline
+subscribe to those. Rulings and manual entries come back out as events for a table's runner
+through ``send``, which the live side connects to (a queue, never a direct call into a referee).
+"""
+
+from __future__ import annotations
+
+from referee_station.console.models.alerts import AlertKey, AlertQueue
+from referee_station.console.models.hall import HallModel
+from referee_station.console.models.manual import parse_entry
+from referee_station.console.models.register import PenaltyRegister
+from referee_station.console.models.sheet import RecordSheet
+from referee_station.console.models.signal import Signal
+from referee_station.console.models.table import TableModel
+from referee_station.console.models.update import TableUpdate
+from referee_station.table.events import Record
+
+
+class ConsoleModel:
+    """Hall, tables, alerts, register and sheets. Signals: ``send(table, event, who)`` for an
+    entry to feed to a table's referee, ``language_changed(lang)``."""
+
+    def __init__(self, referee: str = "referee", lang: str = "zh") -> None:
+        self.referee = referee
+        self.lang = lang
+        self.hall = HallModel()
+        self.alerts = AlertQueue()
+        self.register = PenaltyRegister()
+        self.sheet = RecordSheet()
+        self.send = Signal()
+        self.language_changed = Signal()
+
+    def table(self, name: str) -> TableModel:
+        model = self.hall.tables.get(name)
+        if model is None:
+            model = TableModel(name)
+            self.hall.add(model)
+        return model
+
+    def apply(self, update: TableUpdate) -> None:
+        self.table(update.table).apply(update)
+        self.alerts.apply(update)
+        self.register.apply(update)
+        self.sheet.apply(update)
+
+    def rule(self, key: AlertKey, decision: str, *, stop_next: bool = False) -> None:
+        """Confirm or dismiss a pending alert; the ruling goes to its table's referee."""
+        table = key[0]
+        ruling = self.alerts.answer(key, decision, self.referee, self.table(table).now, stop_next=stop_next)
+        self.send.emit(table, ruling, self.referee)
+
+    def enter(self, table: str, text: str) -> Record:
+        """A manual entry for ``table`` (raises ``ManualEntryError`` with the reason)."""
+        event = parse_entry(text, self.table(table).now)
+        self.send.emit(table, event, self.referee)
+        return event
+
+    def set_language(self, lang: str) -> None:
+        self.lang = lang
+        self.language_changed.emit(lang)

@@ -1,0 +1,110 @@
+"""The console's words in Chinese (the default: referees at Chinese events) and English.
+
+Offence and penalty names come from ``referee_station.table.offences`` so the console, the
+replay timeline and the record sheet always say the same thing.
+"""
+
+from __future__ import annotations
+
+from referee_station.table.offences import OFFENCES, PENALTY_NAMES
+
+LANGUAGES = ("zh", "en")
+
+STRINGS: dict[str, tuple[str, str]] = {
+    # tile states, least to most severe
+    "normal": ("正常", "normal"),
+    "countdown": ("读秒", "countdown"),
+    "warning": ("警告", "warning"),
+    "infraction": ("违例", "infraction"),
+    "foul": ("犯规", "foul"),
+    "offline": ("离线", "offline"),
+    # seats and sides
+    "E": ("东", "E"),
+    "S": ("南", "S"),
+    "W": ("西", "W"),
+    "N": ("北", "N"),
+    "EW": ("东西", "EW"),
+    "NS": ("南北", "NS"),
+    # actions
+    "play": ("出牌", "play"),
+    "pass": ("不要", "pass"),
+    "report": ("报牌", "report"),
+    "tribute": ("进贡", "tribute"),
+    "return": ("还贡", "return"),
+    "lead": ("首攻", "lead"),
+    "follow": ("跟牌", "follow"),
+    "grace": ("读秒", "grace"),
+    # window and panels
+    "title": ("掼蛋裁判台", "Guandan referee station"),
+    "hall": ("赛场", "Hall"),
+    "table": ("牌桌", "Table"),
+    "alerts": ("待裁决", "Alerts"),
+    "register": ("判罚记录", "Penalty register"),
+    "rulings": ("已裁决", "Rulings"),
+    "feeds_ended": (
+        "所有牌桌的比赛已结束，仍可裁决和导出",
+        "every table's match is over; rulings and exports still work",
+    ),
+    "audit": ("裁决审计", "Audit trail"),
+    "ladder": ("罚则阶梯", "Ladder"),
+    "manual": ("手动录入", "Manual entry"),
+    "sheet": ("比赛记录表", "Record sheet"),
+    "confirm": ("确认 (Enter)", "Confirm (Enter)"),
+    "dismiss": ("驳回 (Del)", "Dismiss (Del)"),
+    "next": ("下一条 (N)", "Next (N)"),
+    "stop_next": ("下家选择停其下一次出牌", "下家 stops the violator's next play"),
+    "filter": ("筛选", "Filter"),
+    "all": ("全部", "all"),
+    "deal": ("第{n}副", "deal {n}"),
+    "level": ("级", "level"),
+    "to_act": ("该出", "to act"),
+    "cards_left": ("余牌", "left"),
+    "last_play": ("最后出牌", "last play"),
+    "reported": ("已报", "reported"),
+    "place": ("名次", "place"),
+    "places": ("上游,二游,三游,下游", "1st,2nd,3rd,4th"),
+    "health": ("设备", "devices"),
+    "camera": ("摄像头", "camera"),
+    "timer": ("计时器", "timer"),
+    "seats": ("座位器", "seat units"),
+    "age": ("最近事件", "last event"),
+    "score": ("比分", "score"),
+    "history": ("本副出牌", "tricks of the deal"),
+    "export_csv": ("导出 CSV", "Export CSV"),
+    "export_pdf": ("导出 PDF", "Export PDF"),
+    "language": ("English", "中文"),
+    "submit": ("录入", "Enter"),
+    "who": ("裁判", "by"),
+    "when": ("时间", "when"),
+    "what": ("内容", "what"),
+    "changed": ("变化", "change"),
+    "side": ("方", "side"),
+    "penalty": ("判罚", "penalty"),
+    "reason": ("原因", "reason"),
+    "rule": ("条款", "rule"),
+    "seat": ("座位", "seat"),
+    "order": ("名次", "order"),
+    "up": ("升级", "up"),
+    "levels": ("级数", "levels"),
+    "result": ("结果", "result"),
+    "winner": ("胜方", "winner"),
+    "points": ("得分", "points"),
+    "sheet_deal": ("副", "deal"),
+    "trick": ("轮", "trick"),
+    "ruled_confirm": ("确认", "confirmed"),
+    "ruled_dismiss": ("驳回", "dismissed"),
+    "stopped": ("停下一次出牌", "next play stopped"),
+    "card_or_count": ("牌或张数，如 3s 3h 或 5", "cards or count, e.g. 3s 3h or 5"),
+    "typed": ("或直接输入，如 “东 3s 3h”、“南 不要”、“西 报 5”", "or type, e.g. 'E 3s 3h', 'S pass', 'W report 5'"),
+    "sheet_time": ("时间 (秒)", "time (s)"),
+}
+
+
+def tr(key: str, lang: str = "zh", **fmt: object) -> str:
+    """The word for ``key`` in ``lang``; unknown keys come back unchanged (never a crash in a view)."""
+    pair = STRINGS.get(key) or PENALTY_NAMES.get(key)
+    if pair is None:
+        offence = OFFENCES.get(key)
+        pair = (offence.zh, offence.en) if offence else (key, key)
+    text = pair[0] if lang == "zh" else pair[1]
+    return text.format(**fmt) if fmt else text

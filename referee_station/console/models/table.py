@@ -1,0 +1,151 @@
+"""One table as the console shows it: seats, the trick history of the deal, levels, results.
+
+Built only from ``TableUpdate``s (the referee's outputs and ``snapshot()``), never from rules of
+its own: the console holds no rules (DESIGN.md). A play or pass that a flag made void (R-PLAY-1,
+R-PAT, R-CMP) stays in the history, marked void, because the referee needs to see it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referee_station.console.models.signal import Signal
+from referee_station.console.models.update import HEALTH_UNITS, TableUpdate
+from referee_station.table.events import (
+    Clear,
+    DealEnd,
+    DealStart,
+    Flag,
+    MatchEnd,
+    MatchStart,
+    Pass,
+    PlayCards,
+    Report,
+    Return,
+    Tribute,
+)
+
+VOIDING = frozenset({"out_of_turn_play", "out_of_turn_pass", "illegal_pattern", "does_not_beat"})
+"""Offences whose action is taken back (R-PLAY-1, R-PAT, R-CMP): shown in the history as void."""
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One action of the deal as the history table lists it."""
+
+    t: float
+    trick: int
+    seat: str
+    action: str  # play / pass / report / tribute / return
+    cards: tuple[str, ...] = ()
+    count: int | None = None
+    void: bool = False
+
+
+class TableModel:
+    """The state of one table for the table view and its hall tile.
+
+    Signal: ``changed()`` after every update.
+    """
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+        self.sides: dict[str, str] = {"EW": "EW", "NS": "NS"}
+        self.snapshot: dict[str, Any] = {}
+        self.now = 0.0
+        self.last_wall: float | None = None
+        self.health: dict[str, bool] = dict.fromkeys(HEALTH_UNITS, True)
+        self.flags: dict[int, Flag] = {}
+        self.trick_cards: dict[str, tuple[str, ...] | None] = {}
+        """This trick's last action per seat: cards, or ``None`` for a pass."""
+        self.history: list[HistoryEntry] = []
+        self.trick = 0
+        self.results: list[DealEnd] = []
+        self.match_end: MatchEnd | None = None
+        self.frame: Any = None
+        self.changed = Signal()
+
+    # -- reading the state ------------------------------------------------------------------
+
+    @property
+    def deal(self) -> dict[str, Any]:
+        return self.snapshot.get("deal") or {}
+
+    @property
+    def levels(self) -> dict[str, str]:
+        return self.snapshot.get("levels", {"EW": "2", "NS": "2"})
+
+    @property
+    def to_act(self) -> str | None:
+        return self.deal.get("to_act")
+
+    def clock(self) -> tuple[str, str, float] | None:
+        """The running clock of the seat to act (or of the tribute payers): seat, action, seconds
+        left on the table clock; negative while the 读秒 grace runs (R-TIME-3)."""
+        clocks: dict[str, dict[str, Any]] = self.deal.get("clocks", {})
+        seat = self.to_act if self.to_act in clocks else next(iter(clocks), None)
+        if seat is None:
+            return None
+        return seat, clocks[seat]["action"], clocks[seat]["deadline"] - self.now
+
+    def open_flags(self) -> list[Flag]:
+        """Flags still waiting for a ruling (anomalies are not penalties and never wait)."""
+        return [self.flags[i] for i in self.snapshot.get("open_flags", []) if i in self.flags]
+
+    def place(self, seat: str) -> int | None:
+        """1 for 上游 … while the deal is played (R-PLAY-3); ``None`` while the seat holds cards."""
+        order = self.deal.get("order", [])
+        return order.index(seat) + 1 if seat in order else None
+
+    # -- applying an update -----------------------------------------------------------------
+
+    def apply(self, update: TableUpdate) -> None:
+        before = self.deal.get("last")
+        ev = update.event
+        self.snapshot = update.snapshot
+        self.now = max(self.now, ev.t)
+        self.last_wall = update.produced
+        self.health = dict(update.health)
+        if update.frame is not None:
+            self.frame = update.frame
+        void = any(isinstance(o, Flag) and o.offence in VOIDING for o in update.outputs)
+        for out in update.outputs:
+            if isinstance(out, Flag):
+                self.flags[out.id] = out
+            elif isinstance(out, DealEnd):
+                self.results.append(out)
+            elif isinstance(out, MatchEnd):
+                self.match_end = out
+        if isinstance(ev, MatchStart):
+            self.sides = {side: ev.sides.get(side, side) for side in ("EW", "NS")}
+        elif isinstance(ev, DealStart):
+            self.history, self.trick, self.trick_cards = [], 0, {}
+        elif type(ev) is Clear:  # not a Tick (a subclass): the trick's cards went to the discards
+            self.trick_cards = {}
+        elif isinstance(ev, (PlayCards, Pass)):
+            self._action(ev, before, void)
+        elif isinstance(ev, (Report, Tribute, Return)):
+            entry = HistoryEntry(
+                ev.t,
+                self.trick,
+                ev.seat,
+                ev.TYPE,
+                (ev.card,) if isinstance(ev, Tribute) else (),
+                ev.count if isinstance(ev, Report) else None,
+            )
+            self.history.append(entry)
+        self.changed.emit()
+
+    def _action(self, ev: PlayCards | Pass, before: dict[str, Any] | None, void: bool) -> None:
+        if isinstance(ev, PlayCards):
+            if not void and before is None:  # a lead opens a new trick
+                self.trick += 1
+                self.trick_cards = {}
+            if not void:
+                self.trick_cards[ev.seat] = ev.cards
+            self.history.append(HistoryEntry(ev.t, self.trick, ev.seat, "play", ev.cards, void=void))
+        else:
+            if not void:
+                self.trick_cards[ev.seat] = None
+            self.history.append(HistoryEntry(ev.t, self.trick, ev.seat, "pass", void=void))

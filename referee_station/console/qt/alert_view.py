@@ -1,0 +1,198 @@
+"""The alert queue: pending flags, the selected one in detail (rule, seat, proposed penalty,
+Chinese and English text, the camera frame of that moment), Confirm / Dismiss, and for an
+infraction the 下家's choice to stop the violator's next play (RULES.md section 9).
+
+Shortcuts: Enter confirms, Delete dismisses, N goes to the next alert. A new alert is added to
+the list as soon as its update reaches the GUI thread; ``latencies`` keeps, for each, the seconds
+from the referee raising it to the first paint of the list that shows it (the benchmark's
+flag-to-screen latency).
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence, QPixmap
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from referee_station.console.models.alerts import Alert, AlertKey
+from referee_station.console.models.console import ConsoleModel
+from referee_station.console.models.i18n import tr
+from referee_station.console.qt.style import colour, frame_image
+
+KEY_ROLE = Qt.ItemDataRole.UserRole
+
+
+def item_key(item: QListWidgetItem) -> AlertKey:
+    table, flag = item.data(KEY_ROLE)  # Qt may hand a stored tuple back as a list
+    return (table, flag)
+
+
+class AlertView(QWidget):
+    """Pending alerts and the ruling buttons; rulings go through ``ConsoleModel.rule``."""
+
+    def __init__(self, model: ConsoleModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.latencies: list[float] = []
+        self._unpainted: list[float] = []
+        self.title = QLabel()
+        self.list = QListWidget()
+        self.detail = QLabel()
+        self.detail.setWordWrap(True)
+        self.detail.setTextFormat(Qt.TextFormat.RichText)
+        self.frame = QLabel()
+        self.frame.setFixedHeight(140)
+        self.frame.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.stop_next = QCheckBox()
+        self.confirm_button = QPushButton()
+        self.dismiss_button = QPushButton()
+        self.next_button = QPushButton()
+        buttons = QHBoxLayout()
+        for button in (self.confirm_button, self.dismiss_button, self.next_button):
+            buttons.addWidget(button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.detail)
+        layout.addWidget(self.frame)
+        layout.addWidget(self.stop_next)
+        layout.addLayout(buttons)
+        self.confirm_action = self._action(
+            QKeySequence(Qt.Key.Key_Return), self.confirm, QKeySequence(Qt.Key.Key_Enter)
+        )
+        self.dismiss_action = self._action(QKeySequence(QKeySequence.StandardKey.Delete), self.dismiss)
+        self.next_action = self._action(QKeySequence(Qt.Key.Key_N), self.select_next)
+        self.confirm_button.clicked.connect(self.confirm)
+        self.dismiss_button.clicked.connect(self.dismiss)
+        self.next_button.clicked.connect(self.select_next)
+        self.list.currentItemChanged.connect(lambda *_: self._show_detail())
+        self.list.viewport().installEventFilter(self)
+        model.alerts.added.connect(self._add)
+        model.alerts.answered_signal.connect(self._remove)
+        model.language_changed.connect(self.retranslate)
+        self.retranslate(model.lang)
+
+    def _action(self, key: QKeySequence, slot, *more: QKeySequence) -> QAction:
+        action = QAction(self)
+        action.setShortcuts([key, *more])
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    # -- the list ---------------------------------------------------------------------------
+
+    def _item(self, key: AlertKey) -> QListWidgetItem | None:
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            if item_key(item) == key:
+                return item
+        return None
+
+    def _add(self, alert: Alert) -> None:
+        item = QListWidgetItem(alert.text(self.model.lang))
+        item.setData(KEY_ROLE, alert.key)
+        item.setForeground(colour(alert.flag.penalty))
+        self.list.addItem(item)
+        self._unpainted.append(alert.raised)
+        if self.list.currentItem() is None:
+            self.list.setCurrentItem(item)
+        self._retitle()
+
+    def _remove(self, alert: Alert) -> None:
+        item = self._item(alert.key)
+        if item is not None:
+            self.list.takeItem(self.list.row(item))
+        self._retitle()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and self._unpainted:
+            now = time.monotonic()
+            self.latencies += [now - raised for raised in self._unpainted]
+            self._unpainted.clear()
+        return False
+
+    def current_key(self) -> AlertKey | None:
+        item = self.list.currentItem()
+        return None if item is None else item_key(item)
+
+    # -- commands ---------------------------------------------------------------------------
+
+    def confirm(self) -> None:
+        self._rule("confirm")
+
+    def dismiss(self) -> None:
+        self._rule("dismiss")
+
+    def _rule(self, decision: str) -> None:
+        key = self.current_key()
+        if key is None:
+            return
+        following = self.model.alerts.next_key(key)
+        self.model.rule(key, decision, stop_next=self.stop_next.isChecked())
+        if following is not None and following != key:
+            self.select(following)
+
+    def select(self, key: AlertKey) -> None:
+        item = self._item(key)
+        if item is not None:
+            self.list.setCurrentItem(item)
+
+    def select_next(self) -> None:
+        key = self.model.alerts.next_key(self.current_key())
+        if key is not None:
+            self.select(key)
+
+    # -- detail and words -------------------------------------------------------------------
+
+    def _show_detail(self) -> None:
+        key = self.current_key()
+        alert = None if key is None else self.model.alerts.get(key)
+        self.stop_next.setChecked(False)
+        self.stop_next.setEnabled(bool(alert and alert.can_stop_next))
+        if alert is None:
+            self.detail.setText("")
+            self.frame.clear()
+            return
+        flag = alert.flag
+        lang = self.model.lang
+        seat = tr(flag.seat, lang) if flag.seat else "—"
+        self.detail.setText(
+            f"<b>{alert.table} #{flag.id}</b> · {tr('rule', lang)} <b>{flag.rule}</b> · {tr('seat', lang)} {seat} · "
+            f"{tr('penalty', lang)} <b>{tr(flag.penalty, lang)}</b> · t={flag.t:.1f}s<br>"
+            f"{flag.detail_zh}<br>{flag.detail}" + (f"<br>{' '.join(flag.cards)}" if flag.cards else "")
+        )
+        if alert.can_stop_next and alert.next_seat:
+            self.stop_next.setText(f"{tr('stop_next', lang)} ({tr(alert.next_seat, lang)})")
+        image = frame_image(alert.frame)
+        if image is None:
+            self.frame.setText("—")
+        else:
+            self.frame.setPixmap(QPixmap.fromImage(image).scaledToHeight(136))
+
+    def _retitle(self) -> None:
+        self.title.setText(f"<b>{tr('alerts', self.model.lang)}</b> ({self.list.count()})")
+
+    def retranslate(self, lang: str) -> None:
+        self.confirm_button.setText(tr("confirm", lang))
+        self.dismiss_button.setText(tr("dismiss", lang))
+        self.next_button.setText(tr("next", lang))
+        self.stop_next.setText(tr("stop_next", lang))
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            alert = self.model.alerts.get(item_key(item))
+            if alert is not None:
+                item.setText(alert.text(lang))
+        self._retitle()
+        self._show_detail()

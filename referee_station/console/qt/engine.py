@@ -1,0 +1,77 @@
+"""The live hall in a worker thread: referees, feeds and cameras run there, never on the GUI
+thread. Batches of ``TableUpdate``s cross to the GUI through a queue that a 10 ms GUI timer
+empties (STYLE.md: workers reach the GUI through signals or queues), and the console's rulings and
+manual entries go back through each runner's queue. The worker holds no Qt object at all, so
+nothing Qt is ever touched from two threads; the poll costs a few µs and adds at most 10 ms.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from referee_station.console.live.hall import LiveHall
+
+POLL_S = 0.02
+"""Longest sleep of the worker between two looks at the console's entries."""
+PUMP_MS = 10
+"""GUI-side poll of the queue: adds at most this much to the flag-to-screen latency."""
+BATCH = 500
+"""Most updates per batch when the hall runs unpaced."""
+
+
+class Engine(QObject):
+    """Plays a ``LiveHall`` in a worker thread; emits ``updates(list[TableUpdate])`` and
+    ``finished_hall()`` on the GUI thread."""
+
+    updates = Signal(object)
+    finished_hall = Signal()
+
+    def __init__(self, hall: LiveHall) -> None:
+        super().__init__()
+        self.hall = hall
+        self._batches: queue.SimpleQueue[list | None] = queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._worker = threading.Thread(target=self._run, name="live-hall", daemon=True)
+        self._pump = QTimer(self)
+        self._pump.timeout.connect(self._deliver)
+
+    def start(self) -> None:
+        self._worker.start()
+        self._pump.start(PUMP_MS)
+
+    def is_running(self) -> bool:
+        return self._worker.is_alive()
+
+    def stop(self) -> None:
+        """Stop the worker, wait for it and let go of the tables' devices (safe to call twice)."""
+        self._stop.set()
+        if self._worker.is_alive():
+            self._worker.join()
+        self._pump.stop()
+        self.hall.close()
+
+    def _run(self) -> None:
+        """Until stopped: rulings still arrive after the tables' feeds have ended."""
+        announced = False
+        while not self._stop.is_set():
+            batch = self.hall.due(BATCH)
+            if batch:
+                self._batches.put(batch)
+            if self.hall.done and not announced:
+                announced = True
+                self._batches.put(None)
+            self._stop.wait(POLL_S if self.hall.done else max(0.001, min(POLL_S, self.hall.wait())))
+
+    def _deliver(self) -> None:
+        while True:
+            try:
+                batch = self._batches.get_nowait()
+            except queue.Empty:
+                return
+            if batch is None:
+                self.finished_hall.emit()
+            else:
+                self.updates.emit(batch)

@@ -1,0 +1,130 @@
+"""The hall grid: a tile per table, most severe first, filterable; a click selects the table.
+
+Tiles are redrawn by a timer (4 Hz) rather than on every event, so the GUI thread's work does
+not grow with the event rate of the hall; the running countdowns and event ages need the timer
+anyway. A tile of a table that just changed state is redrawn at the next tick.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from referee_station.console.models.console import ConsoleModel
+from referee_station.console.models.hall import STATES, Tile
+from referee_station.console.models.i18n import tr
+from referee_station.console.qt.style import STATE_COLOURS
+
+COLUMNS = 4
+REFRESH_MS = 250
+
+
+def tile_html(tile: Tile, lang: str) -> str:
+    """A tile's text: table and state, seat to act with its clock, levels, deal, units, age."""
+    clock = ""
+    if tile.to_act:
+        left = ""
+        if tile.remaining is not None:  # negative, signed, in the 读秒 grace (R-TIME-3)
+            left = f" {tile.remaining:+.0f}s" if tile.remaining < 0 else f" {tile.remaining:.0f}s"
+        clock = f"{tr('to_act', lang)} {tr(tile.to_act, lang)} {tr(tile.action or '', lang)}{left}"
+    units = " ".join(("✔" if ok else "✘") + tr(unit, lang) for unit, ok in tile.health.items())
+    age = "—" if tile.age is None else f"{tile.age:.0f}s"
+    levels = f"{tr('EW', lang)} {tile.levels.get('EW')} · {tr('NS', lang)} {tile.levels.get('NS')}"
+    return (
+        f"<b>{tile.table}</b> — <b>{tr(tile.state, lang)}</b><br>{clock}<br>{levels} · "
+        f"{tr('deal', lang, n=tile.deal)}<br><small>{units} · {tr('age', lang)} {age}</small>"
+    )
+
+
+class TileLabel(QLabel):
+    """One table's tile; emits ``clicked(table)``."""
+
+    clicked = Signal(str)
+
+    def __init__(self, table: str) -> None:
+        super().__init__()
+        self.table = table
+        self.state = ""
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setMinimumSize(180, 80)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def show_tile(self, tile: Tile, lang: str) -> None:
+        if tile.state != self.state:
+            self.state = tile.state
+            self.setStyleSheet(f"background:{STATE_COLOURS[tile.state]};color:white;border-radius:6px;padding:4px;")
+        self.setText(tile_html(tile, lang))
+
+    def mousePressEvent(self, event) -> None:
+        self.clicked.emit(self.table)
+        super().mousePressEvent(event)
+
+
+class HallView(QWidget):
+    """The grid of tiles over a filter row (state, table name)."""
+
+    table_selected = Signal(str)
+
+    def __init__(self, model: ConsoleModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.tiles: dict[str, TileLabel] = {}
+        self.order: list[str] = []
+        self.state_filter = QComboBox()
+        self.text_filter = QLineEdit()
+        self.filter_label = QLabel()
+        self.grid = QGridLayout()
+        row = QHBoxLayout()
+        row.addWidget(self.filter_label)
+        row.addWidget(self.state_filter)
+        row.addWidget(self.text_filter)
+        layout = QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addLayout(self.grid)
+        layout.addStretch(1)
+        self.retranslate(model.lang)
+        self.state_filter.currentIndexChanged.connect(self.refresh)
+        self.text_filter.textChanged.connect(self.refresh)
+        model.hall.table_added.connect(lambda name: self.refresh())
+        model.language_changed.connect(self.retranslate)
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self.refresh)
+        self.timer.start(REFRESH_MS)
+
+    def retranslate(self, lang: str) -> None:
+        index = max(0, self.state_filter.currentIndex())
+        self.state_filter.blockSignals(True)
+        self.state_filter.clear()
+        self.state_filter.addItem(tr("all", lang), None)
+        for state in reversed(STATES):
+            self.state_filter.addItem(tr(state, lang), state)
+        self.state_filter.setCurrentIndex(index)
+        self.state_filter.blockSignals(False)
+        self.filter_label.setText(tr("filter", lang))
+        self.text_filter.setPlaceholderText(tr("table", lang))
+        self.refresh()
+
+    def visible_tiles(self) -> list[Tile]:
+        state = self.state_filter.currentData()
+        states = frozenset({state}) if state else None
+        return self.model.hall.tiles(time.monotonic(), states, self.text_filter.text())
+
+    def refresh(self) -> None:
+        tiles = self.visible_tiles()
+        order = [t.table for t in tiles]
+        for tile in tiles:
+            label = self.tiles.get(tile.table)
+            if label is None:
+                label = self.tiles[tile.table] = TileLabel(tile.table)
+                label.clicked.connect(self.table_selected)
+            label.show_tile(tile, self.model.lang)
+        if order != self.order:  # re-lay the grid only when the severity order changed
+            self.order = order
+            for label in self.tiles.values():
+                self.grid.removeWidget(label)
+                label.hide()
+            for i, name in enumerate(order):
+                self.grid.addWidget(self.tiles[name], i // COLUMNS, i % COLUMNS)
+                self.tiles[name].show()

@@ -1,0 +1,83 @@
+"""Manual entry for when vision is unsure: pick a seat and click an action (with the cards or the
+count), or type the whole entry. The entry becomes an input event for the selected table's referee
+(``ConsoleModel.enter``), judged like the camera's read and audited with the referee's name."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+
+from referee_station.console.models.console import ConsoleModel
+from referee_station.console.models.i18n import tr
+from referee_station.table.events import SEATS, EventError
+
+ACTIONS = ("play", "pass", "report", "tribute", "return")
+
+
+class ManualEntryView(QWidget):
+    """Seat, action buttons, argument and a free-text line; errors are shown, never raised."""
+
+    def __init__(self, model: ConsoleModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.table: str | None = None
+        self.seat = QComboBox()
+        self.argument = QLineEdit()
+        self.buttons = {action: QPushButton() for action in ACTIONS}
+        self.typed = QLineEdit()
+        self.submit_button = QPushButton()
+        self.message = QLabel()
+        row = QHBoxLayout()
+        row.addWidget(self.seat)
+        row.addWidget(self.argument, 1)
+        for action, button in self.buttons.items():
+            row.addWidget(button)
+            button.clicked.connect(lambda _=False, a=action: self.click(a))
+        typed = QHBoxLayout()
+        typed.addWidget(self.typed, 1)
+        typed.addWidget(self.submit_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addLayout(typed)
+        layout.addWidget(self.message)
+        layout.addStretch(1)
+        self.typed.returnPressed.connect(self.submit_typed)
+        self.submit_button.clicked.connect(self.submit_typed)
+        model.language_changed.connect(self.retranslate)
+        self.retranslate(model.lang)
+
+    def set_table(self, table: str) -> None:
+        self.table = table
+
+    def click(self, action: str) -> None:
+        """An action button: the seat picked, the action, the argument box."""
+        seat = self.seat.currentData()
+        argument = "" if action == "pass" else self.argument.text()
+        self.enter(f"{seat} {action} {argument}".strip())
+
+    def submit_typed(self) -> None:
+        if self.enter(self.typed.text()):
+            self.typed.clear()
+
+    def enter(self, text: str) -> bool:
+        if self.table is None:
+            self.message.setText(tr("table", self.model.lang) + " ?")
+            return False
+        try:
+            event = self.model.enter(self.table, text)
+        except EventError as err:
+            self.message.setText(f"✘ {err}")
+            return False
+        self.message.setText(f"✔ {self.table}: {event.to_line()}")
+        return True
+
+    def retranslate(self, lang: str) -> None:
+        index = max(0, self.seat.currentIndex())
+        self.seat.clear()
+        for seat in SEATS:
+            self.seat.addItem(tr(seat, lang), seat)
+        self.seat.setCurrentIndex(index)
+        for action, button in self.buttons.items():
+            button.setText(tr(action, lang))
+        self.argument.setPlaceholderText(tr("card_or_count", lang))
+        self.typed.setPlaceholderText(tr("typed", lang))
+        self.submit_button.setText(tr("submit", lang))

@@ -1,0 +1,119 @@
+"""The penalty register of the selected table: the rulings made (answered alerts), each confirmed
+step of each side's ladder with its reason (RULES.md section 9), the ladder state, and the audit
+trail of every ruling and manual entry in the hall (who, when, what changed)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+
+from referee_station.console.models.console import ConsoleModel
+from referee_station.console.models.i18n import tr
+from referee_station.table.events import SIDES
+
+REFRESH_MS = 300
+RULING_COLUMNS = ("table", "seat", "rule", "penalty", "result", "who")
+PENALTY_COLUMNS = ("side", "penalty", "reason", "when")
+AUDIT_COLUMNS = ("when", "table", "who", "what", "changed")
+
+
+def _table(columns: int) -> QTableWidget:
+    table = QTableWidget(0, columns)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.verticalHeader().setVisible(False)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table
+
+
+def _fill(widget: QTableWidget, rows: list[list[str]]) -> None:
+    """Append the rows the widget does not show yet (registers only grow)."""
+    for row in range(widget.rowCount(), len(rows)):
+        widget.insertRow(row)
+        for col, value in enumerate(rows[row]):
+            widget.setItem(row, col, QTableWidgetItem(value))
+
+
+class RegisterView(QWidget):
+    """Rulings, ladder steps and ladder state of one table; the hall's audit trail."""
+
+    def __init__(self, model: ConsoleModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.table: str | None = None
+        self.ladder = QLabel()
+        self.rulings = _table(len(RULING_COLUMNS))
+        self.penalties = _table(len(PENALTY_COLUMNS))
+        self.audit = _table(len(AUDIT_COLUMNS))
+        self.titles = [QLabel(), QLabel(), QLabel()]
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.ladder)
+        for title, widget in zip(self.titles, (self.rulings, self.penalties, self.audit), strict=True):
+            layout.addWidget(title)
+            layout.addWidget(widget, 1)
+        self.dirty = True
+        model.alerts.answered_signal.connect(lambda alert: self._mark())
+        model.register.changed.connect(lambda table: self._mark())
+        model.language_changed.connect(self.retranslate)
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self._redraw_if_dirty)
+        self.timer.start(REFRESH_MS)
+        self.retranslate(model.lang)
+
+    def set_table(self, table: str) -> None:
+        self.table = table
+        self.rulings.setRowCount(0)
+        self.penalties.setRowCount(0)
+        self.redraw()
+
+    def _mark(self) -> None:
+        self.dirty = True
+
+    def _redraw_if_dirty(self) -> None:
+        if self.dirty:
+            self.redraw()
+
+    def retranslate(self, lang: str) -> None:
+        for widget, columns in (
+            (self.rulings, RULING_COLUMNS),
+            (self.penalties, PENALTY_COLUMNS),
+            (self.audit, AUDIT_COLUMNS),
+        ):
+            widget.setHorizontalHeaderLabels([tr(c, lang) for c in columns])
+            widget.setRowCount(0)
+        for title, key in zip(self.titles, ("rulings", "register", "audit"), strict=True):
+            title.setText(f"<b>{tr(key, lang)}</b>")
+        self.redraw()
+
+    def redraw(self) -> None:
+        self.dirty = False
+        lang = self.model.lang
+        register = self.model.register
+        _fill(self.audit, [[e.when, e.table, e.who, e.what, e.changed] for e in register.audit])
+        if self.table is None:
+            return
+        answered = [a for a in self.model.alerts.answered if a.table == self.table]
+        _fill(
+            self.rulings,
+            [
+                [
+                    f"{a.table} #{a.flag.id}",
+                    tr(a.flag.seat, lang) if a.flag.seat else "—",
+                    f"{a.flag.rule} {tr(a.flag.offence, lang)}",
+                    tr(a.flag.penalty, lang),
+                    tr(f"ruled_{a.decision}", lang) + (" + " + tr("stopped", lang) if a.stop_next else ""),
+                    a.who or "",
+                ]
+                for a in answered
+            ],
+        )
+        steps = register.penalties.get(self.table, [])
+        _fill(self.penalties, [[tr(p.side, lang), tr(p.penalty, lang), p.reason, f"{p.t:.1f}"] for p in steps])
+        ladder = register.ladders.get(self.table, {})
+        self.ladder.setText(
+            f"<b>{tr('ladder', lang)}</b> {self.table}: "
+            + " · ".join(
+                f"{tr(side, lang)} "
+                + " ".join(f"{tr(rung, lang)}×{n}" for rung, n in ladder.get(side, {}).items() if n)
+                for side in SIDES
+            )
+        )

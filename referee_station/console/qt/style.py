@@ -1,0 +1,32 @@
+"""Colours of states and penalties, and the camera frame as a ``QImage``: shared by the views."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtGui import QColor, QImage
+
+STATE_COLOURS: dict[str, str] = {
+    "normal": "#2e7d32",
+    "countdown": "#f9a825",
+    "warning": "#ef6c00",
+    "infraction": "#c62828",
+    "foul": "#6a1b9a",
+    "offline": "#546e7a",
+    "anomaly": "#1565c0",
+    "match_loss": "#4a148c",
+    "disqualification": "#000000",
+}
+
+
+def colour(state: str) -> QColor:
+    return QColor(STATE_COLOURS.get(state, "#455a64"))
+
+
+def frame_image(frame: Any) -> QImage | None:
+    """An ``H×W×3`` uint8 RGB array as a ``QImage`` (copied: the array may be reused)."""
+    if frame is None:
+        return None
+    height, width = frame.shape[:2]
+    data = frame.tobytes()
+    return QImage(data, width, height, 3 * width, QImage.Format.Format_RGB888).copy()

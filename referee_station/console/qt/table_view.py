@@ -1,0 +1,217 @@
+"""One table: the camera image (or the bare cloth) with the zones and the recognised cards, the
+four seats, the trick history of the deal with times, the levels and the match score.
+
+The view redraws at most every 200 ms while its table changes (a deal produces a few events a
+second; redrawing on each would be wasted work on a busy hall).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from referee_station.console.models.cloth import HALF, ZONES, Point, label
+from referee_station.console.models.i18n import tr
+from referee_station.console.models.table import TableModel
+from referee_station.console.qt.style import frame_image
+from referee_station.table.events import SEATS
+
+REFRESH_MS = 200
+SEAT_COLUMNS = ("seat", "cards_left", "last_play", "reported", "place")
+HISTORY_COLUMNS = ("when", "trick", "seat", "what", "play")
+
+
+class ClothCanvas(QWidget):
+    """The table from above: camera image when there is one, zones, and this trick's cards."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model: TableModel | None = None
+        self.lang = "zh"
+        self.setMinimumSize(260, 260)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def _square(self) -> QRectF:
+        side = min(self.width(), self.height()) - 8
+        return QRectF((self.width() - side) / 2, (self.height() - side) / 2, side, side)
+
+    def _to_px(self, square: QRectF, point: Point) -> QPointF:
+        """Cloth cm (origin at the centre, +y North) to widget pixels (+y down)."""
+        scale = square.width() / (2 * HALF)
+        return QPointF(square.center().x() + point[0] * scale, square.center().y() - point[1] * scale)
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        square = self._square()
+        image = frame_image(self.model.frame) if self.model is not None else None
+        if image is not None:
+            painter.drawImage(square, image)
+        else:
+            painter.fillRect(square, QColor("#1b3a2a"))
+        painter.setPen(QPen(QColor("#9e9e9e"), 1, Qt.PenStyle.DashLine))
+        painter.drawLine(square.bottomLeft(), square.topRight())  # the screen on the SW–NE diagonal
+        model = self.model
+        to_act = model.to_act if model else None
+        for seat, areas in ZONES.items():
+            for area, corners in areas.items():
+                colour = QColor("#ffd54f") if seat == to_act and area == "play" else QColor("#80cbc4")
+                painter.setPen(QPen(colour, 2 if area == "play" else 1))
+                painter.drawPolygon(QPolygonF([self._to_px(square, p) for p in corners]))
+            painter.setPen(QColor("white"))
+            painter.drawText(self._to_px(square, label(seat)), tr(seat, self.lang))
+            if model is not None and seat in model.trick_cards:
+                self._draw_cards(painter, square, seat, model.trick_cards[seat])
+
+    def _draw_cards(self, painter: QPainter, square: QRectF, seat: str, cards: tuple[str, ...] | None) -> None:
+        corners = ZONES[seat]["play"]
+        centre = self._to_px(square, (sum(p[0] for p in corners) / 4, sum(p[1] for p in corners) / 4))
+        text = tr("pass", self.lang) if cards is None else " ".join(cards)
+        font = QFont(painter.font())
+        font.setBold(True)
+        painter.setFont(font)
+        box = painter.fontMetrics().boundingRect(text).adjusted(-4, -2, 4, 2)
+        box.moveCenter(centre.toPoint())
+        painter.fillRect(box, QColor("white"))
+        painter.setPen(QColor("#b71c1c") if cards else QColor("#424242"))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def _table(columns: int) -> QTableWidget:
+    table = QTableWidget(0, columns)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.verticalHeader().setVisible(False)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table
+
+
+class TableView(QWidget):
+    """The selected table; ``set_model`` switches tables."""
+
+    def __init__(self, lang: str = "zh", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model: TableModel | None = None
+        self.lang = lang
+        self.header = QLabel()
+        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.canvas = ClothCanvas()
+        self.seats = _table(len(SEAT_COLUMNS))
+        self.seats.setRowCount(len(SEATS))
+        self.history = _table(len(HISTORY_COLUMNS))
+        right = QVBoxLayout()
+        right.addWidget(self.seats)
+        right.addWidget(self.history, 1)
+        body = QHBoxLayout()
+        body.addWidget(self.canvas, 1)
+        body.addLayout(right, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.header)
+        layout.addLayout(body, 1)
+        self.dirty = False
+        self._shown: list = []
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self._redraw_if_dirty)
+        self.timer.start(REFRESH_MS)
+        self.retranslate(lang)
+
+    def set_model(self, model: TableModel) -> None:
+        if self.model is not None:
+            self.model.changed.disconnect(self._mark)
+        self.model = model
+        self.canvas.model = model
+        model.changed.connect(self._mark)
+        self.redraw()
+
+    def retranslate(self, lang: str) -> None:
+        self.lang = self.canvas.lang = lang
+        self.seats.setHorizontalHeaderLabels([tr(c, lang) for c in SEAT_COLUMNS])
+        self.history.setHorizontalHeaderLabels([tr(c, lang) for c in HISTORY_COLUMNS])
+        self.redraw()
+
+    def _mark(self) -> None:
+        self.dirty = True
+
+    def _redraw_if_dirty(self) -> None:
+        if self.dirty:
+            self.redraw()
+
+    def redraw(self) -> None:
+        self.dirty = False
+        model = self.model
+        if model is None:
+            return
+        self.header.setText(self._header_html(model))
+        self._fill_seats(model)
+        self._fill_history(model)
+        self.canvas.update()
+
+    def _header_html(self, model: TableModel) -> str:
+        lang = self.lang
+        deal = model.deal
+        score = {"EW": 0, "NS": 0}
+        for result in model.results:
+            if result.side_up:
+                score[result.side_up] += 1
+        clock = model.clock()
+        running = ""
+        if clock is not None:
+            seat, action, left = clock
+            running = f" · {tr('to_act', lang)} {tr(seat, lang)} {tr(action, lang)} {left:.0f}s"
+        points = ""
+        if model.match_end is not None:
+            points = (
+                f" · {tr('points', lang)} EW {model.match_end.points.get('EW')} NS {model.match_end.points.get('NS')}"
+            )
+        return (
+            f"<b>{model.table}</b> · {model.sides['EW']} ({tr('EW', lang)}) {model.levels.get('EW')} — "
+            f"{model.sides['NS']} ({tr('NS', lang)}) {model.levels.get('NS')} · "
+            f"{tr('deal', lang, n=deal.get('number', 0))} {tr('level', lang)} {deal.get('level', '')} · "
+            f"{tr('score', lang)} {score['EW']}:{score['NS']}{points}{running}"
+        )
+
+    def _fill_seats(self, model: TableModel) -> None:
+        counts = model.deal.get("counts", {})
+        reports = model.deal.get("reports", {})
+        places = tr("places", self.lang).split(",")
+        for row, seat in enumerate(SEATS):
+            cards = model.trick_cards.get(seat, ())
+            last = tr("pass", self.lang) if cards is None else " ".join(cards)
+            place = model.place(seat)
+            values = [
+                tr(seat, self.lang) + (" ▶" if seat == model.to_act else ""),
+                str(counts.get(seat, "")),
+                last,
+                "" if reports.get(seat) is None else str(reports[seat]),
+                places[place - 1] if place else "",
+            ]
+            for col, value in enumerate(values):
+                self.seats.setItem(row, col, QTableWidgetItem(value))
+
+    def _fill_history(self, model: TableModel) -> None:
+        if model.history is not self._shown:  # a new deal began, or another table was selected
+            self._shown = model.history
+            self.history.setRowCount(0)
+        for row in range(self.history.rowCount(), len(model.history)):
+            entry = model.history[row]
+            what = tr(entry.action, self.lang) + (f" {entry.count}" if entry.count is not None else "")
+            values = [f"{entry.t:.1f}", str(entry.trick), tr(entry.seat, self.lang), what, " ".join(entry.cards)]
+            self.history.insertRow(row)
+            for col, value in enumerate(values):
+                item = QTableWidgetItem(value)
+                if entry.void:
+                    font = item.font()
+                    font.setStrikeOut(True)
+                    item.setFont(font)
+                    item.setForeground(QColor("#c62828"))
+                self.history.setItem(row, col, item)
+        self.history.scrollToBottom()

@@ -1,0 +1,79 @@
+"""The console's main window: hall grid and selected table on the left, the alert queue and the
+register / manual entry / record sheet tabs on the right; a toolbar switches 中文 / English.
+
+The window only lays views out and tells them which table is selected; every view gets the
+``ConsoleModel`` (or the selected ``TableModel``) passed in.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget
+
+from referee_station.console.models.console import ConsoleModel
+from referee_station.console.models.i18n import tr
+from referee_station.console.qt.alert_view import AlertView
+from referee_station.console.qt.hall_view import HallView
+from referee_station.console.qt.manual_view import ManualEntryView
+from referee_station.console.qt.register_view import RegisterView
+from referee_station.console.qt.sheet_view import SheetView
+from referee_station.console.qt.table_view import TableView
+
+
+class ConsoleWindow(QMainWindow):
+    """Everything a referee works in during a round."""
+
+    def __init__(self, model: ConsoleModel) -> None:
+        super().__init__()
+        self.model = model
+        self.hall = HallView(model)
+        self.table_view = TableView(model.lang)
+        self.alerts = AlertView(model)
+        self.register = RegisterView(model)
+        self.manual = ManualEntryView(model)
+        self.sheet = SheetView(model)
+        self.tabs = QTabWidget()
+        for view in (self.register, self.manual, self.sheet):
+            self.tabs.addTab(view, "")
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.hall)
+        left.addWidget(self.table_view)
+        left.setSizes([300, 600])
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(self.alerts)
+        right.addWidget(self.tabs)
+        right.setSizes([450, 450])
+        main = QSplitter(Qt.Orientation.Horizontal)
+        main.addWidget(left)
+        main.addWidget(right)
+        main.setSizes([1000, 600])
+        self.setCentralWidget(main)
+        self.language = QAction(self)
+        self.language.triggered.connect(self.toggle_language)
+        self.addToolBar("language").addAction(self.language)
+        self.selected: str | None = None
+        self.hall.table_selected.connect(self.select)
+        model.hall.table_added.connect(lambda name: self.select(name) if self.selected is None else None)
+        model.language_changed.connect(self.retranslate)
+        self.retranslate(model.lang)
+
+    def select(self, table: str) -> None:
+        self.selected = table
+        self.table_view.set_model(self.model.table(table))
+        for view in (self.register, self.manual, self.sheet):
+            view.set_table(table)
+
+    def feeds_ended(self) -> None:
+        """Every table's feed is over; flags can still be ruled and sheets exported."""
+        self.statusBar().showMessage(tr("feeds_ended", self.model.lang))
+
+    def toggle_language(self) -> None:
+        self.model.set_language("en" if self.model.lang == "zh" else "zh")
+
+    def retranslate(self, lang: str) -> None:
+        self.setWindowTitle(tr("title", lang))
+        self.language.setText(tr("language", lang))
+        self.table_view.retranslate(lang)
+        for i, key in enumerate(("register", "manual", "sheet")):
+            self.tabs.setTabText(i, tr(key, lang))

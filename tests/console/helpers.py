@@ -1,0 +1,62 @@
+"""Scripted tables for console tests: EVENTS.md input records with known flags, and a console
+model wired to a live hall the way the application wires it (entries go back through runners)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee_station.console.live.hall import LiveHall
+from referee_station.console.live.runner import TableRunner
+from referee_station.console.models.console import ConsoleModel
+from referee_station.table.events import Record, parse_record
+from tests.table.helpers import Table, east_west_sweep
+
+
+class RecordingTable(Table):
+    """The scenario helper of the table tests, keeping the input records it fed."""
+
+    def __init__(self, **match: Any) -> None:
+        self.records: list[Record] = []
+        super().__init__(auto_confirm=False, **match)
+
+    def feed(self, line: dict[str, Any], advance: float | None = None) -> list[dict[str, Any]]:
+        out = super().feed(line, advance)
+        self.records.append(parse_record({"t": self.t, **line}))
+        return out
+
+
+def one_deal_with_flags() -> list[Record]:
+    """Deal 1: S plays out of turn (R-PLAY-1, infraction), N passes out of turn (warning), then E
+    and W sweep the deal (EW 1st and 2nd, up 3 levels)."""
+    table = RecordingTable()
+    table.deal("E")
+    table.play("S", "3h")
+    table.pass_("N")
+    east_west_sweep(table)
+    return table.records
+
+
+def two_warnings() -> list[Record]:
+    """Two out-of-turn passes by N (R-PLAY-1, warnings): confirmed, they make an infraction."""
+    table = RecordingTable()
+    table.deal("E")
+    table.pass_("N", "N")
+    return table.records
+
+
+class Wired:
+    """A console model fed by a live hall of scripted tables, unpaced."""
+
+    def __init__(self, tables: dict[str, list[Record]]) -> None:
+        self.model = ConsoleModel(referee="张裁判")
+        self.hall = LiveHall([TableRunner(name, records) for name, records in tables.items()], speed=0)
+        self.model.send.connect(lambda table, event, who: self.hall.runners[table].submit(event, who))
+
+    def run(self) -> None:
+        """Feed everything due (entries first) until nothing is left."""
+        while True:
+            updates = self.hall.due()
+            if not updates:
+                return
+            for update in updates:
+                self.model.apply(update)
