@@ -1,16 +1,33 @@
 """The subcommands of ``referee-station``, in the order ``--help`` lists them."""
 
 from referee_station.commands import (
+    calibrate,
     check,
     demo,
     emulate_devices,
     hall,
     log,
     read_frame,
+    render_video,
     replay,
+    run,
     simulate,
     train,
     watch_devices,
 )
 
-COMMANDS = [demo, check, replay, simulate, log, read_frame, train, emulate_devices, watch_devices, hall]
+COMMANDS = [
+    demo,
+    check,
+    replay,
+    simulate,
+    log,
+    read_frame,
+    train,
+    calibrate,
+    run,
+    render_video,
+    emulate_devices,
+    watch_devices,
+    hall,
+]

@@ -1,0 +1,182 @@
+"""Camera benchmark: simulated matches rendered frame by frame and refereed by the camera pipeline.
+
+``python -m benchmarks.camera [--seeds 12 8] [--reader truth|onnx] [--fps 10] [--until S]`` simulates
+each seed's match (``referee_station.sim``; seeds 12 and 8 give 14 + 6 = 20 deals), renders it as the
+overhead camera sees it (``vision.video``: hands reaching in, pauses, sweeps; markers; 1280×720), feeds
+every frame to ``CameraPipeline`` (calibrated from the markers in the first frame) and compares its
+``play`` and ``clear`` events with the simulation's. Frames go straight from the renderer to the
+pipeline (no MP4 round trip: the end-to-end test covers that), so the timings are the station's alone.
+
+``--reader truth`` reads the cards from the simulation (a perfect reader, "occluded" under a hand): it
+measures calibration, motion gating, tracking and timing apart from the card reader; ``--reader onnx``
+uses the shipped models. Prints plays exact (seat, cards, order), phantom plays, time error, clears,
+frames per second and CPU per table (share of one core to keep up with a live camera at ``--fps``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from referee_station.sim.match import simulate
+from referee_station.table.events import Clear, DealStart, PlayCards, Record, Tick
+from vision.calibrate import from_markers
+from vision.layout import Layout
+from vision.pipeline import CameraPipeline
+from vision.video import VideoRenderer, choreograph, truth_reading
+
+MATCH_WINDOW = 2.0
+"""A camera play more than this far (s) from every simulated play of its seat is a phantom."""
+
+
+def compare(truth: list[Record], got: list[Record], deals: list[float]) -> dict:
+    """Match each simulated play to the seat's nearest unmatched camera play within ``MATCH_WINDOW``.
+
+    A deal's last trick is not cleared in the simulated log: its cards are gathered with the rest when
+    the next deal starts. The camera sees that as a clear; those are counted apart, not as phantoms."""
+    plays = [e for e in truth if isinstance(e, PlayCards)]
+    found = [e for e in got if isinstance(e, PlayCards)]
+    used: set[int] = set()
+    exact, errors, wrong = 0, [], []
+    for want in plays:
+        best = None
+        for i, e in enumerate(found):
+            if i in used or e.seat != want.seat or abs(e.t - want.t) > MATCH_WINDOW:
+                continue
+            if best is None or abs(e.t - want.t) < abs(found[best].t - want.t):
+                best = i
+        if best is None:
+            wrong.append({"missed": want.to_json()})
+            continue
+        used.add(best)
+        errors.append(abs(found[best].t - want.t))
+        if found[best].cards == want.cards:
+            exact += 1
+        else:
+            wrong.append({"want": want.to_json(), "got": found[best].to_json()})
+    clears = [e.t for e in truth if isinstance(e, Clear) and not isinstance(e, Tick)]
+    got_clears = [e.t for e in got if isinstance(e, Clear)]
+    matched_clears = sum(1 for t in clears if any(abs(t - g) <= MATCH_WINDOW for g in got_clears))
+    gathered = sum(1 for g in got_clears if any(abs(g - d) <= MATCH_WINDOW for d in deals))
+    order = [(e.seat, e.cards) for e in plays] == [(e.seat, e.cards) for e in found]
+    return {
+        "plays": len(plays),
+        "exact": exact,
+        "phantom": len(found) - len(used),
+        "same_sequence": order,
+        "time_errors": errors,
+        "clears": len(clears),
+        "clears_found": matched_clears,
+        "clears_at_deal_start": gathered,
+        "clears_phantom": len(got_clears) - matched_clears - gathered,
+        "wrong": wrong[:10],
+    }
+
+
+def run_match(seed: int, args: argparse.Namespace) -> dict:
+    sim = simulate(seed, deals=20)
+    events = [e for e in sim.events if args.until is None or e.t <= args.until]
+    choreo = choreograph(events, seed)
+    renderer = VideoRenderer(choreo)
+    frames = renderer.frames(args.fps)
+    t, frame = next(frames)
+    calib = from_markers(f"bench{seed}", frame, Layout.default())
+    if args.reader == "onnx":
+        from vision.reader import MODELS_DIR, CardReader
+
+        read = CardReader.from_onnx(args.models or MODELS_DIR).read
+    else:
+        clock = {"t": 0.0}
+
+        def read(frame, corners):
+            return truth_reading(choreo, clock["t"])
+
+    pipeline = CameraPipeline(calib, read)
+    got: list[Record] = []
+    cpu = wall = 0.0
+    render_start = time.perf_counter()
+    while True:
+        if args.reader != "onnx":
+            clock["t"] = t
+        c0, w0 = time.process_time(), time.perf_counter()
+        got += pipeline.process(t, frame)
+        cpu += time.process_time() - c0
+        wall += time.perf_counter() - w0
+        try:
+            t, frame = next(frames)
+        except StopIteration:
+            break
+    got += pipeline.finish()
+    total = time.perf_counter() - render_start
+    result = compare(choreo.truth, got, [e.t for e in events if isinstance(e, DealStart)])
+    stats = pipeline.stats
+    result |= {
+        "seed": seed,
+        "deals": sum(1 for e in events if e.to_json()["type"] == "deal"),
+        "video_s": round(stats.frames / args.fps, 1),
+        "frames": stats.frames,
+        "reads": stats.reads,
+        "pipeline_wall_s": wall,
+        "pipeline_cpu_s": cpu,
+        "render_s": round(total - wall, 1),
+        "calibration_rms_cm": round(calib.rms_cm, 3),
+        "markers_seen": len(calib.markers),
+        "ms_per_frame": {k: round(v / max(1, stats.frames), 3) for k, v in stats.ms.items()},
+        "warnings": pipeline.warnings,
+    }
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[12, 8])
+    parser.add_argument("--reader", choices=["truth", "onnx"], default="truth")
+    parser.add_argument("--models", help="with --reader onnx: folder of the ONNX models (default: shipped)")
+    parser.add_argument("--fps", type=float, default=10.0)
+    parser.add_argument("--until", type=float, help="only the first S seconds of each match")
+    parser.add_argument("--json", help="also write every figure to this file")
+    args = parser.parse_args()
+    results = [run_match(seed, args) for seed in args.seeds]
+    errors = sorted(e for r in results for e in r["time_errors"])
+    plays = sum(r["plays"] for r in results)
+    exact = sum(r["exact"] for r in results)
+    frames = sum(r["frames"] for r in results)
+    wall = sum(r["pipeline_wall_s"] for r in results)
+    cpu = sum(r["pipeline_cpu_s"] for r in results)
+    video = sum(r["video_s"] for r in results)
+    p95 = errors[min(len(errors) - 1, round(0.95 * (len(errors) - 1)))] if errors else float("nan")
+    summary = {
+        "reader": args.reader,
+        "seeds": args.seeds,
+        "deals": sum(r["deals"] for r in results),
+        "video_minutes": round(video / 60, 1),
+        "frames": frames,
+        "plays": plays,
+        "plays_exact_percent": round(100 * exact / plays, 2) if plays else None,
+        "phantom_plays": sum(r["phantom"] for r in results),
+        "same_sequence": all(r["same_sequence"] for r in results),
+        "time_error_s": {
+            "median": round(statistics.median(errors), 3) if errors else None,
+            "p95": round(p95, 3),
+            "max": round(errors[-1], 3) if errors else None,
+        },
+        "clears_found": f"{sum(r['clears_found'] for r in results)}/{sum(r['clears'] for r in results)}",
+        "clears_at_deal_start": sum(r["clears_at_deal_start"] for r in results),
+        "clears_phantom": sum(r["clears_phantom"] for r in results),
+        "reads_per_frame": round(sum(r["reads"] for r in results) / frames, 4),
+        "processing_fps": round(frames / wall, 1),
+        "cpu_percent_of_one_core_at_fps": round(100 * cpu / video, 1),
+        "ms_per_frame": results[0]["ms_per_frame"],
+        "camera_moved_warnings": sum(len(r["warnings"]) for r in results),
+        "wrong": [w for r in results for w in r["wrong"]][:10],
+    }
+    print(json.dumps(summary, indent=1))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"summary": summary, "matches": results}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+import pytest
+
+from referee_station.table.events import Clear, PlayCards
+from tests.camera.scripted import Script, run
+
+PAIR = ("5s", "5h")
+STRAIGHT = ("3s", "4h", "5d", "6c", "7s")
+
+
+def plays(events):
+    return [(e.seat, e.cards) for e in events if isinstance(e, PlayCards)]
+
+
+def test_idle_table_costs_no_read():
+    events, tracker = run(Script(), until=5)
+    assert events == [] and tracker.reads == 0
+
+
+def test_a_hand_in_and_out_is_not_a_play():
+    events, tracker = run(Script(arms={"S": [(1.0, 2.5, 0.8)]}), until=5)
+    assert events == [] and tracker.reads == 0
+
+
+def test_play_is_timed_when_the_cards_land():
+    # the arm brings the cards in (covering the area), lets go at 2.0 and withdraws over 0.3 s
+    script = Script(plays={"E": [(2.0, PAIR)]}, arms={"E": [(1.2, 2.0, 1.0), (2.0, 2.3, 0.3)]})
+    events, tracker = run(script, until=5)
+    assert plays(events) == [("E", PAIR)]
+    assert events[0].t == pytest.approx(2.0, abs=0.11)
+    assert events[0].confidence == 0.99  # the reader's own confidence travels with the play
+    assert tracker.reads <= 3
+
+
+def test_arm_resting_on_the_cards_is_waited_out():
+    script = Script(plays={"N": [(2.0, PAIR)]}, arms={"N": [(1.2, 2.0, 1.0), (2.0, 4.0, 0.7)]})
+    events, _ = run(script, until=6)
+    assert plays(events) == [("N", PAIR)]
+    assert 2.0 <= events[0].t <= 4.1
+
+
+def test_uncertain_read_carries_its_confidence():
+    events, _ = run(Script(plays={"W": [(1.0, STRAIGHT)]}, confidence=0.7), until=3)
+    assert plays(events) == [("W", STRAIGHT)] and events[0].confidence == 0.7
+
+
+def test_reads_that_never_agree_go_out_with_half_confidence():
+    events, _ = run(Script(plays={"S": [(1.0, STRAIGHT)]}, flicker=frozenset("S")), until=5)
+    assert len(plays(events)) == 1 and events[0].confidence == pytest.approx(0.495)
+
+
+def test_trick_cleared_to_the_discard_areas():
+    script = Script(
+        plays={"E": [(1.0, PAIR), (5.0, ())], "S": [(2.5, ("9s", "9d")), (5.2, ())]},
+        discards={"E": [5.0], "S": [5.2]},
+        arms={"E": [(4.7, 5.3, 1.0)], "S": [(4.9, 5.5, 1.0)]},
+    )
+    events, _ = run(script, until=8)
+    assert [type(e) for e in events] == [PlayCards, PlayCards, Clear]
+    assert events[2].t == pytest.approx(5.2, abs=0.35)
+
+
+def test_cards_taken_back_into_the_hand_are_no_clear():
+    script = Script(plays={"E": [(1.0, PAIR), (3.0, ())]}, arms={"E": [(2.8, 3.3, 1.0)]})
+    events, _ = run(script, until=6)
+    assert plays(events) == [("E", PAIR)] and not any(isinstance(e, Clear) for e in events)
+
+
+def test_new_lead_over_own_cards_means_the_trick_ended():
+    # everybody passed E's pair: E sweeps it and leads again in one motion, never showing an empty area
+    script = Script(plays={"E": [(1.0, PAIR), (4.0, STRAIGHT)]}, discards={"E": [3.5]}, arms={"E": [(3.2, 4.2, 1.0)]})
+    events, _ = run(script, until=6)
+    assert [type(e) for e in events] == [PlayCards, Clear, PlayCards]
+    assert plays(events) == [("E", PAIR), ("E", STRAIGHT)]
+    assert events[0].t < events[1].t < events[2].t
+
+
+def test_same_seat_beaten_and_playing_again_in_one_trick():
+    script = Script(plays={"E": [(1.0, ("4s",)), (5.0, ("Ks",))], "S": [(3.0, ("9h",))]}, arms={"E": [(4.6, 5.2, 1.0)]})
+    events, _ = run(script, until=7)
+    assert plays(events) == [("E", ("4s",)), ("S", ("9h",)), ("E", ("Ks",))]
+    assert not any(isinstance(e, Clear) for e in events)
+
+
+def test_events_leave_in_time_order():
+    # S lands first but its hand fidgets near the cards; W lands later and is read first
+    script = Script(
+        plays={"S": [(2.0, PAIR)], "W": [(2.3, ("Ah",))]},
+        arms={"S": [(1.5, 2.0, 1.0), (2.0, 3.4, 0.3)], "W": [(2.0, 2.3, 1.0)]},
+    )
+    events, _ = run(script, until=6)
+    assert plays(events) == [("S", PAIR), ("W", ("Ah",))]
+    assert events[0].t <= events[1].t
+
+
+def test_cards_that_stay_unreadable_are_a_notice_not_a_play():
+    events, tracker = run(Script(plays={"N": [(1.0, PAIR)]}, face_down=frozenset("N")), until=5)
+    assert events == []
+    assert [text for _, text in tracker.notices] == ["N: cards in the play area cannot be read"]
+    assert tracker.reads == 6  # then the area is accepted as it is: no more reads

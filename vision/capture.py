@@ -1,0 +1,88 @@
+"""Frame sources: a live camera, a video file or a folder of frames, each yielding ``(t, frame)``.
+
+``t`` is the table clock in seconds from the source's start. A file's frames are timed by their index
+and frame rate, never by how fast we decode them, so a recorded table replays to the same events; a
+live camera is timed by ``time.monotonic`` when the frame arrives.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+FRAME_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
+
+
+class CaptureError(OSError):
+    """The camera, video or folder cannot be opened or read."""
+
+
+def video_frames(path: Path | str) -> Iterator[tuple[float, np.ndarray]]:
+    cap = cv2.VideoCapture(str(path))
+    if not cap.isOpened():
+        raise CaptureError(f"cannot open video {path}")
+    fps = cap.get(cv2.CAP_PROP_FPS) or 10.0
+    try:
+        index = 0
+        while True:
+            ok, frame = cap.read()
+            if not ok:
+                return
+            yield index / fps, frame
+            index += 1
+    finally:
+        cap.release()
+
+
+def folder_frames(path: Path | str, fps: float = 10.0) -> Iterator[tuple[float, np.ndarray]]:
+    """Frames in file-name order at ``fps``."""
+    files = sorted(p for p in Path(path).iterdir() if p.suffix.lower() in FRAME_SUFFIXES)
+    if not files:
+        raise CaptureError(f"no frames ({', '.join(FRAME_SUFFIXES)}) in {path}")
+    for index, file in enumerate(files):
+        frame = cv2.imread(str(file), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise CaptureError(f"cannot read frame {file}")
+        yield index / fps, frame
+
+
+def camera_frames(index: int, clock: Callable[[], float] | None = None) -> Iterator[tuple[float, np.ndarray]]:
+    """Frames timed by ``clock`` (the table clock the other sources share), else from the first frame."""
+    cap = cv2.VideoCapture(index)
+    if not cap.isOpened():
+        raise CaptureError(f"cannot open camera {index}")
+    if clock is None:
+        start = time.monotonic()
+
+        def clock() -> float:
+            return time.monotonic() - start
+
+    try:
+        while True:
+            ok, frame = cap.read()
+            if not ok:
+                raise CaptureError(f"camera {index} stopped delivering frames")
+            yield clock(), frame
+    finally:
+        cap.release()
+
+
+def open_source(
+    camera: int | None = None,
+    video: str | None = None,
+    frames: str | None = None,
+    fps: float = 10.0,
+    clock: Callable[[], float] | None = None,
+) -> Iterator[tuple[float, np.ndarray]]:
+    """Exactly one of camera / video / frames; ``clock`` times a live camera."""
+    if sum(x is not None for x in (camera, video, frames)) != 1:
+        raise CaptureError("give exactly one of --camera, --video, --frames")
+    if camera is not None:
+        return camera_frames(camera, clock)
+    if video is not None:
+        return video_frames(video)
+    return folder_frames(frames, fps)  # type: ignore[arg-type]

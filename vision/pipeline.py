@@ -1,0 +1,94 @@
+"""One table's camera side: frame → zone patches → (reader when needed) → tracker → table events.
+
+``CameraPipeline.process(t, frame)`` is what ``referee-station run`` calls per frame. It times each
+stage (the STYLE.md pattern: sample, read, track, recheck), counts reads, and every ``recheck`` seconds
+re-detects the calibration markers to warn when the camera moved (zones off the areas would read
+cards into the wrong seat). The reader is any callable ``(frame, corners) -> FrameReading``, so a
+simulation can measure the tracker with a perfect reader.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from referee_station.table.events import Record
+from vision.calibrate import Calibration, camera_moved
+from vision.layout import Layout
+from vision.motion import ZoneSampler
+from vision.tracker import FrameReadingLike, PlayTracker, TrackerConfig
+
+ReadFrame = Callable[[np.ndarray, np.ndarray], FrameReadingLike]
+"""(frame, table-corner pixels SW, SE, NE, NW) → the reading of every seat."""
+
+
+@dataclass
+class Stats:
+    frames: int = 0
+    reads: int = 0
+    ms: dict[str, float] = field(default_factory=lambda: dict.fromkeys(("sample", "read", "track", "recheck"), 0.0))
+
+    @property
+    def total_ms(self) -> float:
+        return sum(self.ms.values())
+
+
+class CameraPipeline:
+    def __init__(
+        self,
+        calib: Calibration,
+        read_frame: ReadFrame,
+        layout: Layout | None = None,
+        config: TrackerConfig | None = None,
+        recheck: float = 10.0,
+    ) -> None:
+        self.calib = calib
+        self.layout = layout or Layout.default()
+        self.read_frame = read_frame
+        self.sampler = ZoneSampler(calib.homography, self.layout)
+        self.tracker = PlayTracker(config)
+        self.recheck = recheck
+        self.stats = Stats()
+        self.warnings: list[tuple[float, str]] = []
+        self._next_check = 0.0
+        self._moved = False
+
+    def process(self, t: float, frame: np.ndarray) -> list[Record]:
+        """Feed one frame; returns the table events that became certain, in time order."""
+        ms = self.stats.ms
+        self.stats.frames += 1
+        start = time.perf_counter()
+        patches = self.sampler.sample(frame)
+        ms["sample"] += (time.perf_counter() - start) * 1000
+
+        def read() -> FrameReadingLike:
+            t0 = time.perf_counter()
+            reading = self.read_frame(frame, self.calib.corners)
+            ms["read"] += (time.perf_counter() - t0) * 1000
+            self.stats.reads += 1
+            return reading
+
+        start, reading_ms = time.perf_counter(), ms["read"]
+        events = self.tracker.feed(t, patches, read)
+        ms["track"] += (time.perf_counter() - start) * 1000 - (ms["read"] - reading_ms)
+        self.warnings += self.tracker.notices
+        self.tracker.notices.clear()
+        if t >= self._next_check and self.calib.markers:
+            self._next_check = t + self.recheck
+            start = time.perf_counter()
+            result = camera_moved(frame, self.calib, self.layout)
+            ms["recheck"] += (time.perf_counter() - start) * 1000
+            if result.moved and not self._moved:
+                self.warnings.append((t, f"camera moved: markers {result.shift_cm:.1f} cm off; recalibrate"))
+            self._moved = result.moved
+        return events
+
+    def horizon(self, now: float) -> float:
+        """Other sources' events before this may go to the referee now (``PlayTracker.horizon``)."""
+        return self.tracker.horizon(now)
+
+    def finish(self) -> list[Record]:
+        return self.tracker.finish()
