@@ -1,5 +1,5 @@
 """The subcommands of ``referee-station``, in the order ``--help`` lists them."""
 
-from referee_station.commands import check, read_frame, train
+from referee_station.commands import check, read_frame, register_deck, train
 
-COMMANDS = [check, read_frame, train]
+COMMANDS = [check, read_frame, register_deck, train]

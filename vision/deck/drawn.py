@@ -12,7 +12,9 @@ ordinary renderer draws frames of this deck like any other.
 
 from __future__ import annotations
 
+import json
 import math
+import random
 import shutil
 import tempfile
 from pathlib import Path
@@ -21,7 +23,10 @@ import cv2
 import numpy as np
 
 from referee_station.rules import DECK
+from vision.geometry import SEATS
 from vision.synth.artwork import CACHE_DIR, CARD_PX
+from vision.synth.render import render
+from vision.synth.scene import Camera, Look, PlacedCard, Scene, SeatScene
 
 DRAWN_DESIGN = "drawn_hershey_v1"
 """The design's name as the renderer knows it once installed."""
@@ -155,3 +160,26 @@ def install_drawn_design(cache_dir: Path = CACHE_DIR) -> str:
     except OSError:  # another process wrote it first
         shutil.rmtree(staging)
     return DRAWN_DESIGN
+
+
+def registration_photos(out_dir: Path, design: str, seed: int = 0) -> None:
+    """Render what an organiser's registration shoot gives: 54 photos ``<code>.jpg`` from one calibrated
+    camera, each card alone, face up, in a random seat's play area, plus the calibration ``corners.json``."""
+    rng = random.Random(seed)
+    camera = Camera(
+        height=rng.uniform(100, 140),
+        tilt=rng.uniform(0, 10),
+        tilt_dir=rng.uniform(0, 360),
+        roll=rng.gauss(0, 5),
+        span_px=rng.uniform(850, 1000),
+    )
+    out_dir.mkdir(parents=True, exist_ok=True)
+    corners = None
+    for card in DECK:
+        seat = rng.choice(SEATS)
+        placed = PlacedCard(card.code, rng.uniform(-10, 10), rng.uniform(-25, -23), rng.gauss(0, 4))
+        look = Look(cloth=(40, 70, 25), blur=0.5, noise=2.0, jpeg=92, glare=0, seed=rng.randrange(2**31))
+        frame = render(Scene(design, {seat: SeatScene(play=(placed,))}, camera, look))
+        cv2.imwrite(str(out_dir / f"{card.code}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        corners = frame.corners
+    (out_dir / "corners.json").write_text(json.dumps({"corners": np.round(corners, 2).tolist()}))
