@@ -48,14 +48,20 @@ def _card_quad(strip: np.ndarray) -> np.ndarray | None:
     return box.astype(np.float64)
 
 
-def cut_face(photo: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, str]:
-    """The card's face (BGRA at ``CARD_PX``, corners transparent) and the seat whose play area held it."""
+def find_card(photo: np.ndarray, corners: np.ndarray) -> tuple[str, np.ndarray]:
+    """The seat whose play area holds the one card, and the card's corners TL, TR, BR, BL in that seat's
+    strip pixels; PhotoError when no play area, or more than one, holds a single card."""
     strips = rectify(photo, corners)
     found = [(seat, q) for seat in SEATS if (q := _card_quad(strips[seat])) is not None]
     if len(found) != 1:
         where = ", ".join(s for s, _ in found) or "no play area"
         raise PhotoError(f"need exactly one face-up card in one play area, found cards in {where}")
-    seat, quad = found[0]
+    return found[0]
+
+
+def cut_face(photo: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, str]:
+    """The card's face (BGRA at ``CARD_PX``, corners transparent) and the seat whose play area held it."""
+    seat, quad = find_card(photo, corners)
     in_photo = apply_h(strip_to_image(cloth_to_image(corners), seat), quad)
     w, h = CARD_PX
     target = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
