@@ -1,0 +1,35 @@
+"""Registering a design the generic model never saw lifts its plays to the trained-design level.
+
+Slow (a real registration: minutes of fine-tuning on the CPU) and it needs a Python with torch
+(``$REFEREE_STATION_TRAIN_PYTHON`` or ``.venv-train``); ``benchmarks/deck.py`` measures the same at scale.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.deck import play_figures, render_frames
+from vision.deck.drawn import registration_photos
+from vision.deck.profile import reader_for
+from vision.deck.register import RegistrationError, register, train_python
+
+FRAMES = 30
+
+
+@pytest.mark.slow
+def test_registered_deck_reads_like_a_trained_design(tmp_path, models, drawn_design):
+    try:
+        train_python()
+    except RegistrationError as err:
+        pytest.skip(str(err))
+    registration_photos(tmp_path, drawn_design, seed=5)
+    profile = register(tmp_path, drawn_design, seed=5)
+    assert profile.meta.accuracy > 0.98
+
+    frames = render_frames(drawn_design, FRAMES, seed=21)
+    before = play_figures(reader_for(None), frames)
+    after = play_figures(reader_for(profile), frames)
+    trained = play_figures(reader_for(None), render_frames("anglo", FRAMES, seed=21))
+    assert before["exact"] < 0.5  # the unseen design: the generic reader fails most plays
+    assert after["exact"] >= trained["exact"] - 0.03
+    assert after["phantom"] == 0
