@@ -8,7 +8,7 @@ no export step, and the profile has exactly the generic model's inputs, outputs 
 
 Why the whole net and not only the last layer: refitting the head alone on frozen features reached
 ~95 % of crops of an unseen design (the features overfit a few thousand crops); letting every layer move
-reaches the trained-design level in a few epochs (numbers in ``vision/deck/README.md``).
+reaches the trained-design level in a few epochs (numbers in README.md, "Deck registration").
 """
 
 from __future__ import annotations
