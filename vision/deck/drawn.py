@@ -28,7 +28,7 @@ from vision.synth.artwork import CACHE_DIR, CARD_PX
 from vision.synth.render import render
 from vision.synth.scene import Camera, Look, PlacedCard, Scene, SeatScene
 
-DRAWN_DESIGN = "drawn_hershey_v1"
+DRAWN_DESIGN = "drawn_hershey_v2"
 """The design's name as the renderer knows it once installed."""
 
 _PX_PER_CM = CARD_PX[0] / 6.3
@@ -101,10 +101,10 @@ def _corner(code: str) -> np.ndarray:
     if code in ("SJ", "BJ"):
         colour = _BLACK if code == "SJ" else _RED
         for i, letter in enumerate("JOKER"):
-            _text(block, letter, (w * 0.45, 9 + i * 15.5), 12, colour, 2)
+            _text(block, letter, (w * 0.45, 9 + i * 15.5), 12, colour, 3)
         return block
     colour = _RED if code[1] in "hd" else _BLACK
-    _text(block, _RANK_TEXT.get(code[0], code[0]), (w * 0.45, h * 0.25), 24, colour, 2)
+    _text(block, _RANK_TEXT.get(code[0], code[0]), (w * 0.45, h * 0.25), 24, colour, 3)
     _stamp(block, _suit_mask(code[1], 20), round(w * 0.45 - 10), round(h * 0.52), colour)
     return block
 

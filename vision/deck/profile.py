@@ -2,12 +2,14 @@
 
 A zip (or a folder with the same two files) holding ``classifier.onnx`` (the generic classifier's graph
 with weights fitted to the deck) and ``deck.json``: design name, date, accuracy on held-back augmented
-crops, and the confidence threshold below which a table's cards are not this deck (``vision.deck.mismatch``).
+crops, the confidence threshold below which a table's cards are not this deck (``vision.deck.mismatch``),
+and the locator's peak threshold calibrated on the deck's photos.
 The locator is not part of it: finding index corners does not depend on the design's font.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import zipfile
 from dataclasses import asdict, dataclass
@@ -34,6 +36,8 @@ class DeckMeta:
     """Mean top-1 probability on held-back card crops: what a matching table looks like."""
     mismatch_below: float
     """A table whose mean top-1 confidence on read cards falls below this is not playing this deck."""
+    peak: float
+    """Locator heat threshold for this deck's indices (the generic one is tuned on the training designs)."""
     seconds: float
     """Registration time on the machine that ran it."""
     format: int = FORMAT
@@ -91,4 +95,5 @@ def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardRe
     generic = CardReader.from_onnx(model_dir)
     if deck is None:
         return generic
-    return CardReader(generic.locate, onnx_classifier(deck.classifier), generic.thresholds)
+    thresholds = dataclasses.replace(generic.thresholds, peak=deck.meta.peak)
+    return CardReader(generic.locate, onnx_classifier(deck.classifier), thresholds)

@@ -15,7 +15,7 @@ from vision.deck.profile import DeckMeta, DeckProfile
 from vision.reader import MODELS_DIR, FrameReading, SeatReading
 from vision.synth.render import render
 
-META = DeckMeta("sponsor", "2026-11-30T12:00:00+00:00", 0.998, 2025, 0.88, 0.77, 300.0)
+META = DeckMeta("sponsor", "2026-11-30T12:00:00+00:00", 0.998, 2025, 0.88, 0.77, 0.35, 300.0)
 
 
 def generic_profile(mismatch_below: float) -> DeckProfile:
