@@ -4,7 +4,8 @@
 photos of the drawn test design (``vision.deck.drawn``: Hershey italic indices, drawn suits, JOKER
 jokers), registers it (timed; or loads ``--deck``), then reads the same rendered frames of that design
 with the generic classifier and with the profile and prints exact plays, card precision/recall and
-phantom plays for both. Last, it reads frames of another design with the profile to show the mismatch
+phantom plays for both (``--trained anglo`` adds the generic reader on a design it trained on: the level
+to reach). Last, it reads frames of another design with the profile to show the mismatch
 check firing. Seats truly occluded or face down are left out of the play figures.
 """
 
@@ -67,6 +68,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--deck", type=Path, help="an existing profile of the drawn design (skip registering)")
     parser.add_argument("--save", type=Path, help="keep the profile built here")
+    parser.add_argument("--trained", help="also read frames of this training design with the generic reader")
     args = parser.parse_args()
     cv2.setNumThreads(2)
     design = install_drawn_design()
@@ -89,6 +91,12 @@ def main() -> None:
         rows.append(
             f"| {label} | {f['exact']:.2%} of {f['plays']} | {f['precision']:.2%} | {f['recall']:.2%} "
             f"| {f['phantom']}/{f['empties']} |"
+        )
+    if args.trained:
+        f = play_figures(reader_for(None), render_frames(args.trained, args.frames, args.seed))
+        rows.append(
+            f"| generic classifier on {args.trained} (a training design) | {f['exact']:.2%} of {f['plays']} "
+            f"| {f['precision']:.2%} | {f['recall']:.2%} | {f['phantom']}/{f['empties']} |"
         )
     print("| reader | exact plays | card precision | card recall | phantom plays |\n|---|---|---|---|---|")
     print("\n".join(rows))
