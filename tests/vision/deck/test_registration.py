@@ -22,6 +22,7 @@ FRAMES = 30
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1500)
 def test_registered_deck_reads_like_a_trained_design(tmp_path, models, drawn_design):
     try:
         train_python()
