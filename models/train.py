@@ -23,6 +23,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from models.card import METRICS_JSON, write_card
 from models.dataset import CLASSES, CROP_MARGIN, NONE
 from models.nets import Classifier, Locator
 from vision.strips import CROP_H, CROP_W, GRID_H, GRID_W, LOCATOR_STRIDE
@@ -30,7 +31,6 @@ from vision.strips import CROP_H, CROP_W, GRID_H, GRID_W, LOCATOR_STRIDE
 MODELS_DIR = Path(__file__).resolve().parent
 LOCATOR_ONNX = MODELS_DIR / "locator.onnx"
 CLASSIFIER_ONNX = MODELS_DIR / "classifier.onnx"
-METRICS_JSON = MODELS_DIR / "metrics.json"
 
 
 def load(paths: list[Path]) -> dict[str, np.ndarray]:
@@ -85,6 +85,13 @@ def evaluate_classifier(model: nn.Module, crops: np.ndarray, labels: np.ndarray)
     }
 
 
+def _cosine(opt: torch.optim.Optimizer, lr: float, start: float, deadline: float) -> None:
+    """Cosine learning rate over the wall-clock budget: the machine is shared, so steps/s is not known."""
+    frac = min(1.0, (time.monotonic() - start) / (deadline - start))
+    for g in opt.param_groups:
+        g["lr"] = lr * 0.5 * (1 + np.cos(np.pi * frac))
+
+
 def train_classifier(train: dict, val: dict, minutes: float, log) -> tuple[Classifier, dict]:
     gen = torch.Generator().manual_seed(1)
     model = Classifier(len(CLASSES))
@@ -92,15 +99,11 @@ def train_classifier(train: dict, val: dict, minutes: float, log) -> tuple[Class
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
     deadline = time.monotonic() + minutes * 60
     start = time.monotonic()
-    epoch, step, total = 0, 0, None
+    epoch, step = 0, 0
     while time.monotonic() < deadline:
         model.train()
         for x, y in classifier_batches(train["crops"], train["labels"], 128, gen, augment=True):
-            if total is None and step == 50:  # measure speed, then fix the cosine schedule to the budget
-                total = int(50 * minutes * 60 / (time.monotonic() - start))
-            frac = min(step / total, 1.0) if total else 0.0
-            for g in opt.param_groups:
-                g["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * frac))
+            _cosine(opt, 3e-3, start, deadline)
             loss = F.cross_entropy(model(x), y, label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()
@@ -109,6 +112,7 @@ def train_classifier(train: dict, val: dict, minutes: float, log) -> tuple[Class
             if time.monotonic() > deadline:
                 break
         epoch += 1
+        export(model, EXAMPLE_INPUT[type(model)](), ONNX_PATH[type(model)])  # a usable model after every epoch
         log(
             f"classifier epoch {epoch} ({step} steps, {steps_per_epoch}/epoch) loss {loss.item():.3f} "
             f"val {evaluate_classifier(model, val['crops'], val['labels'])}"
@@ -201,17 +205,13 @@ def train_locator(train: dict, val: dict, minutes: float, log) -> tuple[Locator,
     deadline = time.monotonic() + minutes * 60
     start = time.monotonic()
     n = len(train["loc_n"])
-    epoch, step, total, batch = 0, 0, None, 16
+    epoch, step, batch = 0, 0, 16
     while time.monotonic() < deadline:
         model.train()
         order = torch.randperm(n, generator=gen).numpy()
         for i in range(0, n - batch + 1, batch):
             idx = np.sort(order[i : i + batch])
-            if total is None and step == 20:
-                total = int(20 * minutes * 60 / (time.monotonic() - start))
-            frac = min(step / total, 1.0) if total else 0.0
-            for g in opt.param_groups:
-                g["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * frac))
+            _cosine(opt, 3e-3, start, deadline)
             x = _photometric(_locator_input(train["loc_x"][idx]), gen)
             heat, offset, has = locator_targets(train["loc_anchor"][idx], train["loc_n"][idx])
             masks = torch.from_numpy(train["loc_mask"][idx].astype(np.float32))
@@ -223,14 +223,25 @@ def train_locator(train: dict, val: dict, minutes: float, log) -> tuple[Locator,
             if time.monotonic() > deadline:
                 break
         epoch += 1
+        export(model, EXAMPLE_INPUT[type(model)](), ONNX_PATH[type(model)])  # a usable model after every epoch
         log(f"locator epoch {epoch} ({step} steps) loss {loss.item():.3f} val {evaluate_locator(model, val)}")
     metrics = evaluate_locator(model, val) | {"epochs": epoch, "steps": step}
     metrics["minutes"] = round((time.monotonic() - start) / 60, 1)
     return model, metrics
 
 
+ONNX_PATH = {Classifier: CLASSIFIER_ONNX, Locator: LOCATOR_ONNX}
+EXAMPLE_INPUT = {
+    Classifier: lambda: torch.zeros(1, 3, CROP_H, CROP_W),
+    Locator: lambda: torch.zeros(1, 3, GRID_H * LOCATOR_STRIDE, GRID_W * LOCATOR_STRIDE),
+}
+
+
 def export(model: nn.Module, example: torch.Tensor, path: Path) -> None:
+    """ONNX with a dynamic batch; the torch weights go next to the training data for fine-tuning."""
     model.eval()
+    Path("out").mkdir(exist_ok=True)
+    torch.save(model.state_dict(), Path("out") / f"{path.stem}.pt")
     torch.onnx.export(
         model,
         (example,),
@@ -300,6 +311,12 @@ def main() -> None:
     render_minutes = round((time.monotonic() - t0) / 60, 1)
     train = load(sorted(args.data.glob("train_*.npz")))
     val = load(sorted(args.data.glob("val_*.npz")))
+    synth = sorted(args.data.glob("synth_*.npz"))
+    if synth:  # crops made straight from the artwork (models.crops), for the classifier only
+        extra = load(synth)
+        train["frame_crops"] = len(train["labels"])
+        train["crops"] = np.concatenate([train["crops"], extra["crops"]])
+        train["labels"] = np.concatenate([train["labels"], extra["labels"]])
 
     def log(msg: str) -> None:
         print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
@@ -308,26 +325,32 @@ def main() -> None:
         f"data: {len(train['loc_n'])} train strips, {len(train['labels'])} train crops; "
         f"{len(val['loc_n'])} val strips, {len(val['labels'])} val crops"
     )
-    metrics = json.loads(METRICS_JSON.read_text()) if METRICS_JSON.exists() else {}
-    metrics["data"] = {
-        "train_frames": int(len(train["loc_n"]) // 4),
-        "train_strips": len(train["loc_n"]),
-        "train_crops": len(train["labels"]),
-        "val_frames": int(len(val["loc_n"]) // 4),
-        "val_crops": len(val["labels"]),
-        "render_minutes": render_minutes,
+    new = {
+        "data": {
+            "train_frames": int(len(train["loc_n"]) // 4),
+            "train_strips": len(train["loc_n"]),
+            "train_crops": len(train["labels"]),
+            "train_frame_crops": int(train.get("frame_crops", len(train["labels"]))),
+            "val_frames": int(len(val["loc_n"]) // 4),
+            "val_crops": len(val["labels"]),
+        },
+        "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}",
     }
     if args.only != "locator":
-        clf, metrics["classifier"] = train_classifier(train, val, args.classifier_minutes, log)
-        export(clf, torch.zeros(1, 3, CROP_H, CROP_W), CLASSIFIER_ONNX)
+        clf, new["classifier"] = train_classifier(train, val, args.classifier_minutes, log)
+        export(clf, EXAMPLE_INPUT[Classifier](), CLASSIFIER_ONNX)
     if args.only != "classifier":
-        loc, metrics["locator"] = train_locator(train, val, args.locator_minutes, log)
-        export(loc, torch.zeros(1, 3, GRID_H * LOCATOR_STRIDE, GRID_W * LOCATOR_STRIDE), LOCATOR_ONNX)
-    metrics["machine"] = (
-        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}"
-    )
+        loc, new["locator"] = train_locator(train, val, args.locator_minutes, log)
+        export(loc, EXAMPLE_INPUT[Locator](), LOCATOR_ONNX)
+    # read just before writing: the two networks may train in two processes (--only) side by side
+    metrics = json.loads(METRICS_JSON.read_text()) if METRICS_JSON.exists() else {}
+    render_minutes = render_minutes or metrics.get("data", {}).get("render_minutes", 0)
+    metrics |= new
+    metrics["data"]["render_minutes"] = render_minutes
+    metrics.pop("benchmark", None)  # figures of the previous models; rerun python -m benchmarks.vision --record
     METRICS_JSON.write_text(json.dumps(metrics, indent=2) + "\n")
-    log(f"wrote {CLASSIFIER_ONNX.name}, {LOCATOR_ONNX.name}, {METRICS_JSON.name}: {json.dumps(metrics)}")
+    write_card()
+    log(f"wrote {METRICS_JSON.name} and the model card: {json.dumps(new)}")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ applied in the frame, where a real camera applies them.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from dataclasses import dataclass
@@ -86,6 +87,7 @@ def camera_pose(camera: Camera) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def project(k: np.ndarray, rot: np.ndarray, centre: np.ndarray, points3: np.ndarray) -> np.ndarray:
+    """3-D cloth points (cm, z up) → frame pixels."""
     pc = (points3 - centre) @ rot.T
     return (pc[:, :2] / pc[:, 2:3]) * k[0, 0] + k[:2, 2]
 
@@ -109,6 +111,7 @@ def card_quad(seat: str, card: PlacedCard) -> np.ndarray:
 
 
 def index_anchor(seat: str, card: PlacedCard) -> np.ndarray:
+    """Where the locator should find the card (``INDEX_ANCHOR`` on the card), in cloth cm."""
     local = np.array([[-CARD_W / 2 + INDEX_ANCHOR[0], CARD_H / 2 - INDEX_ANCHOR[1]]]) @ rotation(card.angle).T
     return seat_to_cloth(seat, local + np.array([card.x, card.y]))[0]
 
@@ -141,16 +144,15 @@ class _Faces:
         self.size = size
 
 
-_FACES: dict[str, _Faces] = {}
-
-
+@functools.cache
 def _faces(design: str) -> _Faces:
-    if design not in _FACES:
-        _FACES[design] = _Faces(design)
-    return _FACES[design]
+    return _Faces(design)
 
 
-def _paste_card(canvas: np.ndarray, faces: _Faces, quad: np.ndarray, card: PlacedCard, look_shadow: float, rng) -> None:
+def _paste_card(
+    canvas: np.ndarray, faces: _Faces, quad: np.ndarray, card: PlacedCard, shadow_depth: float, rng: random.Random
+) -> None:
+    """Warp one card onto the canvas with the soft shadow it casts on what lies under it."""
     img = faces.faces[card.code] if card.face_up else faces.back
     w, h = faces.size
     dst = _canvas_px(quad[[0, 1, 3]]).astype(np.float32)
@@ -169,7 +171,7 @@ def _paste_card(canvas: np.ndarray, faces: _Faces, quad: np.ndarray, card: Place
     roi = canvas[y0:y1, x0:x1].astype(np.float32)
     shift = np.float32([[1, 0, rng.uniform(0.5, 2.5)], [0, 1, rng.uniform(0.5, 2.5)]])
     shadow = cv2.GaussianBlur(cv2.warpAffine(alpha, shift, alpha.shape[1::-1]), (0, 0), 1.5)[..., None]
-    roi *= 1 - look_shadow * shadow
+    roi *= 1 - shadow_depth * shadow
     tone = rng.uniform(0.9, 1.05)
     roi = roi * (1 - alpha) + warped[..., :3].astype(np.float32) * tone * alpha
     canvas[y0:y1, x0:x1] = cv2.convertScaleAbs(roi)

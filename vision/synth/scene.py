@@ -117,7 +117,10 @@ def random_play(rng: random.Random, n: int) -> list[str]:
     if rng.random() < 0.1:
         cards[rng.randrange(n)] = rng.choice(["SJ", "BJ"])
     order = {r: i for i, r in enumerate(RANKS)} | {"S": 13, "B": 14}
-    return sorted(cards, key=lambda c: order[c[0]]) if rng.random() < 0.85 else cards
+    cards = sorted(cards, key=lambda c: order[c[0]]) if rng.random() < 0.85 else cards
+    if rng.random() < 0.2:  # a wild card (the level's ♥) lies where the card it stands for would (R-PLAY-4)
+        cards[rng.randrange(n)] = rng.choice(RANKS) + "h"
+    return cards
 
 
 def random_row(rng: random.Random, codes: list[str]) -> tuple[PlacedCard, ...]:

@@ -1,0 +1,118 @@
+"""The reader: decisions with fake networks, then the shipped ONNX models on rendered frames."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from referee_station.cli import main
+from tests.vision.scenes import PLAYS, scene
+from vision.geometry import SEATS
+from vision.reader import CLASSES, CardReader
+from vision.strips import GRID_H, GRID_W
+from vision.synth.render import render
+
+# a cell well inside the play area, in locator cells
+ROW, COLS = 10, (20, 30, 40)
+
+
+def fake_locate(cells=(), card_cells=(), occluder_cells=()):
+    """A locator that reports index anchors at `cells` (row, col) and the given mask cells, for every seat."""
+
+    def locate(x: np.ndarray) -> np.ndarray:
+        out = np.full((len(x), 5, GRID_H, GRID_W), -10.0, np.float32)
+        out[:, 1:3] = 0.0  # offsets at the cell's middle
+        for r, c in cells:
+            out[:, 0, r, c] = 10.0
+        for r, c in card_cells:
+            out[:, 3, r, c] = 10.0
+        for r, c in occluder_cells:
+            out[:, 4, r, c] = 10.0
+        return out
+
+    return locate
+
+
+def fake_classify(codes):
+    """A classifier that answers `codes` in turn (cycling), each with probability 0.98."""
+
+    def classify(x: np.ndarray) -> np.ndarray:
+        probs = np.full((len(x), len(CLASSES)), 0.02 / (len(CLASSES) - 1), np.float32)
+        for i in range(len(x)):
+            probs[i, CLASSES.index(codes[i % len(codes)])] = 0.98
+        return probs
+
+    return classify
+
+
+FRAME = np.zeros((1080, 1920, 3), np.uint8)
+CORNERS = np.array([[510.0, 990.0], [1410.0, 990.0], [1410.0, 90.0], [510.0, 90.0]])
+BLOCK = [(r, c) for r in range(5, 25) for c in range(10, 30)]
+ARM = [(r, c) for r in range(0, 20) for c in range(25, 40)]
+
+
+@pytest.mark.parametrize(
+    ("locate", "codes", "status", "cards"),
+    [
+        (fake_locate(), ["5s"], "empty", []),
+        (fake_locate([(ROW, c) for c in COLS], BLOCK), ["5s", "5h", "5d"], "cards", ["5s", "5h", "5d"]),
+        (fake_locate([(ROW, c) for c in COLS], BLOCK), ["5s", "none", "5d"], "cards", ["5s", "5d"]),
+        (fake_locate([], BLOCK), ["5s"], "unreadable", []),
+        (fake_locate([(ROW, 20)], BLOCK, ARM), ["Th"], "occluded", ["Th"]),
+        (fake_locate([], [], [(r, c) for r in range(2, 43) for c in range(3, 40)]), ["5s"], "occluded", []),
+    ],
+)
+def test_decisions(locate, codes, status, cards) -> None:
+    reading = CardReader(locate, fake_classify(codes)).read(FRAME, CORNERS)
+    for seat in SEATS:
+        assert reading.seats[seat].status == status
+        assert reading.seats[seat].cards == cards
+        assert len(reading.seats[seat].confidences) == len(cards)
+    assert set(reading.ms) == {"rectify", "locate", "classify", "decide"}
+
+
+def test_anchors_left_to_right() -> None:
+    codes = ["Ac", "2c", "3c"]  # answered in the order the crops are cut, which must be left to right
+    locate = fake_locate([(ROW, 40), (ROW, 20), (ROW, 30)], BLOCK)
+    reading = CardReader(locate, fake_classify(codes)).read(FRAME, CORNERS)
+    assert [u for u, _ in reading.seats["S"].anchors] == sorted(u for u, _ in reading.seats["S"].anchors)
+    assert reading.seats["S"].cards == codes
+
+
+@pytest.fixture(scope="module")
+def reader() -> CardReader:
+    return CardReader.from_onnx()
+
+
+@pytest.mark.parametrize("index", range(len(PLAYS)))
+def test_shipped_model_reads_every_play(reader: CardReader, index: int) -> None:
+    frame = render(scene(index))
+    reading = reader.read(frame.image, frame.corners)
+    for seat in SEATS:
+        want = PLAYS[index][seat]
+        assert reading.seats[seat].cards == want, seat
+        assert reading.seats[seat].status == ("cards" if want else "empty"), seat
+
+
+def test_read_frame_command(tmp_path, capsys) -> None:
+    lines = []
+    for index in range(2):
+        frame = render(scene(index, seed=1))
+        cv2.imwrite(str(tmp_path / f"f{index}.jpg"), frame.image)
+        lines.append(json.dumps({"image": f"f{index}.jpg", "corners": frame.corners.tolist()}))
+    (tmp_path / "frames.jsonl").write_text("\n".join(lines) + "\n")
+    assert main(["read-frame", "--manifest", str(tmp_path / "frames.jsonl"), "--json"]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for index, row in enumerate(out):
+        assert row["image"] == f"f{index}.jpg"
+        assert row["seats"] == {seat: cards for seat, cards in PLAYS[index].items() if cards}
+        assert row["ms"] > 0
+
+
+def test_read_frame_bad_input(tmp_path, capsys) -> None:
+    assert main(["read-frame", str(tmp_path / "missing.jpg"), "--corners", "1,2;3,4;5,6"]) == 2
+    assert main(["read-frame", str(tmp_path / "missing.jpg"), "--corners", "0,0;10,0;10,10;0,10"]) == 2
+    assert "cannot read image" in capsys.readouterr().err
