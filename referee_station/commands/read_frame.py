@@ -5,7 +5,9 @@ with no card read are left out; ``ms`` is the reader's time for the frame, image
 ``--detail`` adds per-seat status and confidences. Frames come from the command line with one
 ``--corners`` calibration, or from a ``--manifest`` of JSON lines ``{"image": PATH, "corners": [[x, y]
 SW, SE, NE, NW]}`` with paths relative to the manifest's folder; one process reads them all, so the
-models load once. Exit codes: 0 all frames read, 2 bad input (unreadable image, bad corners).
+models load once. ``--deck DECK`` reads with a registered deck profile (``register-deck``) instead of the
+generic classifier and warns on stderr, exit code 1, when the cards read do not look like that deck.
+Exit codes: 0 all frames read, 1 deck profile mismatch, 2 bad input (unreadable image, bad corners).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--corners", help='table-corner pixels SW;SE;NE;NW, e.g. "410,990;1500,990;1460,90;450,90"')
     parser.add_argument("--manifest", type=Path, help="JSON lines {image, corners}, paths relative to this file")
     parser.add_argument("--models", type=Path, help="folder with locator.onnx and classifier.onnx (default: shipped)")
+    parser.add_argument("--deck", type=Path, help="deck profile from register-deck (default: the generic classifier)")
     parser.add_argument("--detail", action="store_true", help="add each seat's status and confidences")
     parser.add_argument("--json", action="store_true", help="JSON lines (the only output format; kept for clarity)")
     parser.set_defaults(func=run)
@@ -66,18 +69,28 @@ def _jobs(args: argparse.Namespace) -> Iterator[tuple[Path, Path, np.ndarray]]:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.reader import MODELS_DIR, CardReader
+    from vision.deck.mismatch import DeckCheck
+    from vision.deck.profile import DeckProfile, reader_for
+    from vision.reader import MODELS_DIR
 
     if args.manifest is None and not args.images:
         print("referee-station read-frame: give IMAGE... --corners or --manifest FILE", file=sys.stderr)
         return 2
-    reader = CardReader.from_onnx(args.models or MODELS_DIR)
+    try:
+        deck = DeckProfile.load(args.deck) if args.deck else None
+    except ValueError as err:
+        print(f"referee-station read-frame: {err}", file=sys.stderr)
+        return 2
+    reader = reader_for(deck, args.models or MODELS_DIR)
+    check = DeckCheck(deck.meta.mismatch_below) if deck else None
     try:
         for name, path, corners in _jobs(args):
             frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if frame is None:
                 raise ValueError(f"cannot read image {path}")
             reading = reader.read(frame, corners)
+            if check is not None:
+                check.add(reading)
             out: dict = {"image": str(name), "seats": reading.plays(), "ms": round(reading.total_ms, 1)}
             if args.detail:
                 out["detail"] = {
@@ -88,4 +101,7 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as err:
         print(f"referee-station read-frame: {err}", file=sys.stderr)
         return 2
+    if check is not None and (verdict := check.verdict()).mismatch:
+        print(f"referee-station read-frame: warning: {verdict.message(deck.meta.design)}", file=sys.stderr)
+        return 1
     return 0

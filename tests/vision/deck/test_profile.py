@@ -1,0 +1,105 @@
+"""The deck profile file, the mismatch check, and the commands that use a profile."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from referee_station.cli import main
+from tests.vision.scenes import scene
+from vision.deck.mismatch import DeckCheck
+from vision.deck.profile import DeckMeta, DeckProfile
+from vision.reader import MODELS_DIR, FrameReading, SeatReading
+from vision.synth.render import render
+
+META = DeckMeta("sponsor", "2026-11-30T12:00:00+00:00", 0.998, 2025, 0.88, 0.77, 0.35, 300.0)
+
+
+def generic_profile(mismatch_below: float) -> DeckProfile:
+    """A "profile" that carries the generic classifier: reads the training designs like the generic reader."""
+    meta = DeckMeta(**{**META.__dict__, "design": "generic", "mismatch_below": mismatch_below})
+    return DeckProfile(meta, (MODELS_DIR / "classifier.onnx").read_bytes())
+
+
+def test_zip_and_folder_round_trip(tmp_path):
+    profile = DeckProfile(META, b"onnx bytes")
+    profile.save(tmp_path / "d.deck")
+    assert DeckProfile.load(tmp_path / "d.deck") == profile
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "deck.json").write_text(json.dumps(META.__dict__))
+    (folder / "classifier.onnx").write_bytes(b"onnx bytes")
+    assert DeckProfile.load(folder) == profile
+
+
+@pytest.mark.parametrize(
+    "content, error",
+    [(b"not a zip", "not a deck profile"), (None, "not a deck profile"), ("format", "format 99")],
+)
+def test_bad_profiles_are_refused(tmp_path, content, error):
+    path = tmp_path / "bad.deck"
+    if content == "format":
+        DeckProfile(DeckMeta(**{**META.__dict__, "format": 99}), b"x").save(path)
+    elif content is not None:
+        path.write_bytes(content)
+    with pytest.raises(ValueError, match=error):
+        DeckProfile.load(path)
+
+
+def reading(confidences: list[float]) -> FrameReading:
+    seat = SeatReading(["As"] * len(confidences), confidences, "cards", [(0.0, 0.0)] * len(confidences))
+    return FrameReading({"S": seat}, {})
+
+
+@pytest.mark.parametrize(
+    "frames, mismatch",
+    [
+        ([[0.9] * 5] * 4, False),  # a matching deck
+        ([[0.5] * 5] * 4, True),  # confidence collapsed
+        ([[0.5] * 5], False),  # too few cards to judge
+        ([[0.5] * 5] * 30 + [[0.95] * 5] * 20, False),  # judged on the recent window only
+    ],
+)
+def test_mismatch_check(frames, mismatch):
+    check = DeckCheck(0.77, min_cards=12, window=100)
+    for confidences in frames:
+        check.add(reading(confidences))
+    assert check.verdict().mismatch is mismatch
+    assert ("does not match" in check.verdict().message("sponsor")) is mismatch
+
+
+@pytest.fixture(scope="module")
+def frame_file(tmp_path_factory):
+    frame = render(scene(0))
+    path = tmp_path_factory.mktemp("frames") / "f.jpg"
+    cv2.imwrite(str(path), frame.image)
+    return path, ";".join(f"{x:.1f},{y:.1f}" for x, y in frame.corners)
+
+
+@pytest.mark.parametrize("mismatch_below, code", [(0.3, 0), (0.99, 1)])
+def test_read_frame_with_a_deck(models, tmp_path, capsys, frame_file, mismatch_below, code):
+    image, corners = frame_file
+    generic_profile(mismatch_below).save(tmp_path / "g.deck")
+    frames = [str(image)] * 3  # 12 cards a frame: enough for a verdict
+    assert main(["read-frame", *frames, "--corners", corners, "--deck", str(tmp_path / "g.deck")]) == code
+    out, err = capsys.readouterr()
+    assert json.loads(out.splitlines()[0])["seats"]["S"] == ["5s", "5h", "5d"]
+    assert ("does not match" in err) is bool(code)
+
+
+def test_read_frame_refuses_a_bad_deck(tmp_path, capsys, frame_file):
+    (tmp_path / "bad.deck").write_bytes(b"junk")
+    image, corners = frame_file
+    assert main(["read-frame", str(image), "--corners", corners, "--deck", str(tmp_path / "bad.deck")]) == 2
+    assert "not a deck profile" in capsys.readouterr().err
+
+
+def test_register_deck_reports_missing_cards(tmp_path, capsys):
+    (tmp_path / "corners.json").write_text(json.dumps({"corners": [[0, 100], [100, 100], [100, 0], [0, 0]]}))
+    cv2.imwrite(str(tmp_path / "As.jpg"), np.zeros((8, 8, 3), np.uint8))
+    assert main(["register-deck", str(tmp_path), "-o", str(tmp_path / "x.deck")]) == 2
+    assert "no photo for 2s" in capsys.readouterr().err
+    assert not (tmp_path / "x.deck").exists()

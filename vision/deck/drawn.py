@@ -1,0 +1,185 @@
+"""A card design drawn from scratch with OpenCV's Hershey fonts: a deck no training design resembles.
+
+Tests and the benchmark need a design the generic classifier never saw, the way an event's sponsor deck
+is unseen. The aisleriot designs all use conventional serif or sans indices; the Hershey vector fonts
+(italic triplex ranks) and hand-drawn suit shapes here are none of them. Jokers carry the letters JOKER
+stacked in the index column, as Chinese decks do: black for 小王 (SJ), red for 大王 (BJ), with a star
+(outlined on SJ, filled on BJ) so the two differ in more than colour.
+
+``install_drawn_design`` writes the faces where ``vision.synth.artwork.load_design`` looks, so the
+ordinary renderer draws frames of this deck like any other.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import shutil
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee_station.rules import DECK
+from vision.geometry import SEATS
+from vision.synth.artwork import CACHE_DIR, CARD_PX
+from vision.synth.render import render
+from vision.synth.scene import Camera, Look, PlacedCard, Scene, SeatScene
+
+DRAWN_DESIGN = "drawn_hershey_v2"
+"""The design's name as the renderer knows it once installed."""
+
+_PX_PER_CM = CARD_PX[0] / 6.3
+_FONT = cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC
+_RED = (30, 20, 200)
+_BLACK = (25, 20, 20)
+_RANK_TEXT = {"T": "10"}
+
+
+def _suit_mask(suit: str, size: int) -> np.ndarray:
+    """A filled suit shape (uint8 0/255) in a size × size square."""
+    m = np.zeros((size * 4, size * 4), np.uint8)  # drawn 4× larger, shrunk for smooth edges
+    s = size * 4
+    if suit == "d":
+        cv2.fillPoly(m, [np.array([[s // 2, 0], [s - s // 6, s // 2], [s // 2, s - 1], [s // 6, s // 2]])], 255)
+    elif suit in "hs":
+        r = s // 4
+        cv2.circle(m, (r + s // 40, r + s // 8), r, 255, -1)
+        cv2.circle(m, (s - r - s // 40, r + s // 8), r, 255, -1)
+        cv2.fillPoly(m, [np.array([[s // 40, r + s // 5], [s - s // 40, r + s // 5], [s // 2, s - s // 12]])], 255)
+        if suit == "s":  # a heart upside down on a stem
+            top = cv2.resize(m[::-1], (s, s * 4 // 5), interpolation=cv2.INTER_AREA)
+            m = np.zeros((s, s), np.uint8)
+            m[: s * 4 // 5] = top
+            cv2.fillPoly(m, [np.array([[s // 2, s // 2], [s // 2 + s // 6, s - 1], [s // 2 - s // 6, s - 1]])], 255)
+    else:  # clubs: three balls and a stem
+        r = s * 5 // 24
+        for cx, cy in ((s // 2, r + 2), (r + 2, s // 2 + r // 3), (s - r - 2, s // 2 + r // 3)):
+            cv2.circle(m, (cx, cy), r, 255, -1)
+        cv2.fillPoly(m, [np.array([[s // 2, s // 3], [s // 2 + s // 6, s - 1], [s // 2 - s // 6, s - 1]])], 255)
+    return cv2.resize(m, (size, size), interpolation=cv2.INTER_AREA)
+
+
+def _stamp(face: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int, int, int]) -> None:
+    """Paint ``colour`` through ``mask`` with its top-left at (x, y)."""
+    h, w = mask.shape
+    a = mask[..., None].astype(np.float32) / 255
+    roi = face[y : y + h, x : x + w, :3].astype(np.float32)
+    face[y : y + h, x : x + w, :3] = (roi * (1 - a) + np.array(colour, np.float32) * a).astype(np.uint8)
+
+
+def _text(face: np.ndarray, text: str, centre: tuple[float, float], height: float, colour, thickness: int) -> None:
+    """Text whose ink box is ``height`` px tall, centred on ``centre``."""
+    (w, h), _ = cv2.getTextSize(text, _FONT, 1.0, thickness)
+    scale = height / h
+    (w, h), _ = cv2.getTextSize(text, _FONT, scale, thickness)
+    org = (round(centre[0] - w / 2), round(centre[1] + h / 2))
+    cv2.putText(face, text, org, _FONT, scale, (*colour, 255), thickness, cv2.LINE_AA)
+
+
+def _star(face: np.ndarray, centre: tuple[float, float], r: float, colour, filled: bool) -> None:
+    pts = [
+        (
+            centre[0] + (r if k % 2 == 0 else r * 0.45) * math.sin(k * math.pi / 5),
+            centre[1] - (r if k % 2 == 0 else r * 0.45) * math.cos(k * math.pi / 5),
+        )
+        for k in range(10)
+    ]
+    poly = np.round(np.array(pts)).astype(np.int32)
+    if filled:
+        cv2.fillPoly(face, [poly], (*colour, 255), cv2.LINE_AA)
+    else:
+        cv2.polylines(face, [poly], True, (*colour, 255), 3, cv2.LINE_AA)
+
+
+def _corner(code: str) -> np.ndarray:
+    """The top-left index block (rank over suit, or JOKER), BGRA on white, 1.6 × 3.2 cm."""
+    w, h = round(1.6 * _PX_PER_CM), round(3.2 * _PX_PER_CM)
+    block = np.full((h, w, 4), 255, np.uint8)
+    if code in ("SJ", "BJ"):
+        colour = _BLACK if code == "SJ" else _RED
+        for i, letter in enumerate("JOKER"):
+            _text(block, letter, (w * 0.45, 9 + i * 15.5), 12, colour, 3)
+        return block
+    colour = _RED if code[1] in "hd" else _BLACK
+    _text(block, _RANK_TEXT.get(code[0], code[0]), (w * 0.45, h * 0.25), 24, colour, 3)
+    _stamp(block, _suit_mask(code[1], 20), round(w * 0.45 - 10), round(h * 0.52), colour)
+    return block
+
+
+def draw_face(code: str) -> np.ndarray:
+    """One card face (BGRA at ``CARD_PX``): white with rounded corners, two indices and a centre mark."""
+    w, h = CARD_PX
+    face = np.zeros((h, w, 4), np.uint8)
+    r = 10
+    cv2.rectangle(face, (r, 0), (w - 1 - r, h - 1), (250, 250, 247, 255), -1)
+    cv2.rectangle(face, (0, r), (w - 1, h - 1 - r), (250, 250, 247, 255), -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(face, (cx, cy), r, (250, 250, 247, 255), -1, cv2.LINE_AA)
+    cv2.rectangle(face, (52, 14), (w - 53, h - 15), (200, 170, 120, 255), 2)  # a frame round the centre
+    block = _corner(code)
+    bh, bw = block.shape[:2]
+    face[3 : 3 + bh, 2 : 2 + bw, :3] = np.minimum(face[3 : 3 + bh, 2 : 2 + bw, :3], block[..., :3])
+    turned = block[::-1, ::-1]
+    face[h - 3 - bh : h - 3, w - 2 - bw : w - 2, :3] = np.minimum(
+        face[h - 3 - bh : h - 3, w - 2 - bw : w - 2, :3], turned[..., :3]
+    )
+    if code in ("SJ", "BJ"):
+        _star(face, (w / 2, h / 2), 38, _BLACK if code == "SJ" else _RED, filled=code == "BJ")
+    else:
+        colour = _RED if code[1] in "hd" else _BLACK
+        _stamp(face, _suit_mask(code[1], 60), w // 2 - 30, h // 2 - 30, colour)
+    return face
+
+
+def draw_back() -> np.ndarray:
+    """A plain cross-hatched back."""
+    w, h = CARD_PX
+    back = draw_face("2s")
+    back[..., :3] = (120, 40, 30)
+    for k in range(-h, w, 12):
+        cv2.line(back, (k, 0), (k + h, h), (160, 90, 60, 255), 2)
+    back[..., 3] = draw_face("2s")[..., 3]
+    return back
+
+
+def install_drawn_design(cache_dir: Path = CACHE_DIR) -> str:
+    """Write the drawn deck where ``load_design`` finds designs (once) and return its name."""
+    dest = cache_dir / DRAWN_DESIGN
+    if dest.exists():
+        return DRAWN_DESIGN
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=dest.parent))
+    for card in DECK:
+        cv2.imwrite(str(staging / f"{card.code}.png"), draw_face(card.code))
+    cv2.imwrite(str(staging / "back.png"), draw_back())
+    try:
+        staging.rename(dest)
+    except OSError:  # another process wrote it first
+        shutil.rmtree(staging)
+    return DRAWN_DESIGN
+
+
+def registration_photos(out_dir: Path, design: str, seed: int = 0) -> None:
+    """Render what an organiser's registration shoot gives: 54 photos ``<code>.jpg`` from one calibrated
+    camera, each card alone, face up, in a random seat's play area, plus the calibration ``corners.json``."""
+    rng = random.Random(seed)
+    camera = Camera(
+        height=rng.uniform(100, 140),
+        tilt=rng.uniform(0, 10),
+        tilt_dir=rng.uniform(0, 360),
+        roll=rng.gauss(0, 5),
+        span_px=rng.uniform(850, 1000),
+    )
+    out_dir.mkdir(parents=True, exist_ok=True)
+    corners = None
+    for card in DECK:
+        seat = rng.choice(SEATS)
+        placed = PlacedCard(card.code, rng.uniform(-10, 10), rng.uniform(-25, -23), rng.gauss(0, 4))
+        look = Look(cloth=(40, 70, 25), blur=0.5, noise=2.0, jpeg=92, glare=0, seed=rng.randrange(2**31))
+        frame = render(Scene(design, {seat: SeatScene(play=(placed,))}, camera, look))
+        cv2.imwrite(str(out_dir / f"{card.code}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        corners = frame.corners
+    (out_dir / "corners.json").write_text(json.dumps({"corners": np.round(corners, 2).tolist()}))

@@ -1,0 +1,136 @@
+"""Fine-tune the whole classifier on one deck's crops (torch, run in the training environment).
+
+Run as ``python -m vision.deck.finetune --model IN.onnx --crops CROPS.npz --out OUT.onnx`` by a Python
+that has torch (the ``[train]`` extra); ``vision.deck.register`` does so in a subprocess, so the station
+itself never imports torch. The ONNX graph (BatchNorm already folded into the convolutions) is rebuilt
+as a torch module node by node, trained, and its tensors are written back into a copy of the same graph:
+no export step, and the profile has exactly the generic model's inputs, outputs and operators.
+
+Why the whole net and not only the last layer: refitting the head alone on frozen features reached
+~95 % of crops of an unseen design (the features overfit a few thousand crops); letting every layer move
+reaches the trained-design level in a few epochs (numbers in README.md, "Deck registration").
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import onnx
+import torch
+from onnx import numpy_helper
+from torch import nn
+
+
+def _attrs(node: onnx.NodeProto) -> dict:
+    return {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+
+
+class OnnxNet(nn.Module):
+    """The classifier graph (a chain of Conv, Relu, MaxPool, Flatten, Gemm) as a torch module."""
+
+    def __init__(self, model: onnx.ModelProto) -> None:
+        super().__init__()
+        init = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in model.graph.initializer}
+        self.names: list[tuple[str, str, str]] = []  # (module attribute, weight name, bias name)
+        layers: list[nn.Module] = []
+        for node in model.graph.node:
+            a = _attrs(node)
+            if node.op_type == "Conv":
+                w = init[node.input[1]]
+                pad = a.get("pads", [0, 0, 0, 0])
+                conv = nn.Conv2d(
+                    w.shape[1],
+                    w.shape[0],
+                    tuple(w.shape[2:]),
+                    tuple(a.get("strides", [1, 1])),
+                    (pad[0], pad[1]),
+                    tuple(a.get("dilations", [1, 1])),
+                )
+                conv.weight.data.copy_(w)
+                conv.bias.data.copy_(init[node.input[2]])
+                layers.append(conv)
+                self.names.append((f"{len(layers) - 1}", node.input[1], node.input[2]))
+            elif node.op_type == "Relu":
+                layers.append(nn.ReLU())
+            elif node.op_type == "MaxPool":
+                layers.append(nn.MaxPool2d(tuple(a["kernel_shape"]), tuple(a.get("strides", a["kernel_shape"]))))
+            elif node.op_type == "Flatten":
+                layers.append(nn.Flatten())
+            elif node.op_type == "Gemm" and a.get("transB") == 1:
+                w = init[node.input[1]]
+                lin = nn.Linear(w.shape[1], w.shape[0])
+                lin.weight.data.copy_(w)
+                lin.bias.data.copy_(init[node.input[2]])
+                layers.append(lin)
+                self.names.append((f"{len(layers) - 1}", node.input[1], node.input[2]))
+            else:
+                raise ValueError(f"classifier graph has an operator this rebuild does not know: {node.op_type}")
+        self.net = nn.Sequential(*layers)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(x)
+
+    def to_onnx(self, model: onnx.ModelProto) -> onnx.ModelProto:
+        """A copy of ``model`` carrying this module's trained tensors."""
+        tensors = {}
+        for idx, wname, bname in self.names:
+            layer = self.net[int(idx)]
+            tensors[wname] = layer.weight.detach().numpy()
+            tensors[bname] = layer.bias.detach().numpy()
+        out = onnx.ModelProto()
+        out.CopyFrom(model)
+        for i, t in enumerate(out.graph.initializer):
+            if t.name in tensors:
+                out.graph.initializer[i].CopyFrom(numpy_helper.from_array(tensors[t.name].astype(np.float32), t.name))
+        return out
+
+
+def finetune(
+    model: onnx.ModelProto, crops: np.ndarray, labels: np.ndarray, epochs: int = 4, lr: float = 1e-3, seed: int = 0
+) -> onnx.ModelProto:
+    """Train every layer on ``crops`` (N, H, W, 3 uint8) with AdamW and a cosine schedule."""
+    torch.manual_seed(seed)
+    net = OnnxNet(model)
+    x = torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255
+    y = torch.from_numpy(labels.astype(np.int64))
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    batch = 128
+    steps = epochs * ((len(y) + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.15)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    net.train()
+    for _ in range(epochs):
+        order = torch.randperm(len(y))
+        for i in range(0, len(y), batch):
+            idx = order[i : i + batch]
+            xb = x[idx] * (0.8 + 0.4 * torch.rand(len(idx), 1, 1, 1))  # brightness, on top of the synthesis
+            loss = loss_fn(net(xb), y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+    net.eval()
+    return net.to_onnx(model)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path, required=True, help="the generic classifier.onnx")
+    parser.add_argument("--crops", type=Path, required=True, help=".npz with crops (N, H, W, 3) and labels")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    start = time.monotonic()
+    data = np.load(args.crops)
+    tuned = finetune(onnx.load(args.model), data["crops"], data["labels"], args.epochs)
+    onnx.save(tuned, args.out)
+    print(f"{args.out}: {len(data['labels'])} crops, {args.epochs} epochs, {time.monotonic() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""Notice a deck profile that does not match the cards on the table.
+
+A classifier fitted to one design reads another design with visibly less confidence (measured on
+rendered frames, ``benchmarks/deck.py``: mean card confidence 0.75–0.78 on its own deck, 0.45–0.49 on
+another; the profile's threshold, calibrated at registration from augmented crops, was 0.69). The check
+keeps the confidences of the last cards read and reports a mismatch once enough cards have been seen
+and their mean falls below the profile's calibrated ``mismatch_below``, so a wrong profile is reported
+instead of silently misreading a whole session.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from vision.reader import FrameReading
+
+
+@dataclass(frozen=True)
+class DeckVerdict:
+    cards: int
+    """Cards the verdict rests on (at most the window)."""
+    mean_confidence: float
+    mismatch: bool
+
+    def message(self, design: str) -> str:
+        if not self.mismatch:
+            return f"deck {design!r}: cards read with mean confidence {self.mean_confidence:.2f}"
+        return (
+            f"deck profile {design!r} does not match the cards on the table: mean confidence "
+            f"{self.mean_confidence:.2f} over the last {self.cards} cards; register this deck or drop --deck"
+        )
+
+
+class DeckCheck:
+    """Feed every frame's reading; ask for a ``verdict`` whenever needed."""
+
+    def __init__(self, mismatch_below: float, min_cards: int = 12, window: int = 100) -> None:
+        self.mismatch_below = mismatch_below
+        self.min_cards = min_cards
+        self.recent: deque[float] = deque(maxlen=window)
+
+    def add(self, reading: FrameReading) -> None:
+        for seat in reading.seats.values():
+            self.recent.extend(seat.confidences)
+
+    def verdict(self) -> DeckVerdict:
+        n = len(self.recent)
+        mean = sum(self.recent) / n if n else 1.0
+        return DeckVerdict(n, mean, n >= self.min_cards and mean < self.mismatch_below)
