@@ -269,6 +269,7 @@ def test_a_port_that_appears_later_is_picked_up(port_path: Path, recorder: Recor
             recorder.wait_for(lambda: devices.status is LinkStatus.CONNECTED)
             emulator.enter_report("W", 3)
             recorder.wait_for(lambda: len(recorder.events) == 1)
+            devices.close()  # before the emulator goes: its port vanishing would be a RECONNECTING
     statuses = [status for status, _ in recorder.statuses]
     assert statuses[0] is LinkStatus.CONNECTING and LinkStatus.OFFLINE in statuses
     assert statuses[-2:] == [LinkStatus.CONNECTED, LinkStatus.CLOSED]
