@@ -21,25 +21,9 @@ from models.dataset import CLASSES, CROP_MARGIN, NONE
 from vision.geometry import INDEX_ANCHOR, STRIP_PX_PER_CM
 from vision.strips import CROP_H, CROP_W
 from vision.synth.artwork import CARD_PX, TRAIN_DESIGNS, load_design
+from vision.synth.compose import over, place
 
 W, H = CROP_W + 2 * CROP_MARGIN, CROP_H + 2 * CROP_MARGIN
-_SCALE = STRIP_PX_PER_CM * 6.3 / CARD_PX[0]
-"""Artwork pixels → strip pixels."""
-
-
-def _place(face: np.ndarray, anchor_xy: tuple[float, float], angle: float, at: tuple[float, float]) -> np.ndarray:
-    """Affine that puts the artwork point ``anchor_xy`` (artwork px) at canvas ``at``, turned by angle."""
-    m = cv2.getRotationMatrix2D(anchor_xy, angle, _SCALE)
-    m[:, 2] += np.array(at) - np.array(anchor_xy)
-    return cv2.warpAffine(face, m, (W, H), flags=cv2.INTER_AREA, borderValue=(0, 0, 0, 0))
-
-
-def _over(canvas: np.ndarray, layer: np.ndarray, shadow: float) -> np.ndarray:
-    a = layer[..., 3:4].astype(np.float32) / 255
-    if shadow:
-        s = cv2.GaussianBlur(np.roll(a, (1, 1), axis=(0, 1)), (0, 0), 1.2)[..., None]
-        canvas = canvas * (1 - shadow * s)
-    return canvas * (1 - a) + layer[..., :3].astype(np.float32) * a
 
 
 def synth_crop(rng: random.Random, design: str, label: int) -> np.ndarray:
@@ -56,7 +40,7 @@ def synth_crop(rng: random.Random, design: str, label: int) -> np.ndarray:
         step = rng.uniform(2.0, 3.4) * STRIP_PX_PER_CM
         under = art.faces[rng.choice(codes)]
         at = (centre[0] - step, centre[1] + rng.gauss(0, 3))
-        canvas = _over(canvas, _place(under, anchor, rng.gauss(0, 1.5), at), 0)
+        canvas = over(canvas, place(under, anchor, rng.gauss(0, 1.5), at, (W, H)), 0)
     if label == NONE:
         kind = rng.random()
         face = art.back if kind < 0.2 else art.faces[rng.choice(codes)]
@@ -64,10 +48,12 @@ def synth_crop(rng: random.Random, design: str, label: int) -> np.ndarray:
         off = (dx * rng.uniform(14, 60), dy * rng.uniform(14, 70))
         if kind < 0.35 or rng.random() < 0.5:
             off = (rng.uniform(14, 120), rng.uniform(20, 150))  # somewhere inside the face
-        canvas = _over(canvas, _place(face, anchor, rng.gauss(0, 2), (centre[0] - off[0], centre[1] - off[1])), shadow)
+        canvas = over(
+            canvas, place(face, anchor, rng.gauss(0, 2), (centre[0] - off[0], centre[1] - off[1]), (W, H)), shadow
+        )
     else:
         face = art.faces[CLASSES[label]]
-        canvas = _over(canvas, _place(face, anchor, rng.gauss(0, 2), centre), shadow)
+        canvas = over(canvas, place(face, anchor, rng.gauss(0, 2), centre, (W, H)), shadow)
     # the camera: its resolution, light, blur, noise, JPEG, then back up to the strip's scale
     cam = rng.uniform(6.5, 11.5) / STRIP_PX_PER_CM
     small = cv2.resize(canvas, (max(4, round(W * cam)), max(4, round(H * cam))), interpolation=cv2.INTER_AREA)

@@ -21,27 +21,16 @@ from vision.geometry import INDEX_ANCHOR, STRIP_PX_PER_CM
 from vision.reader import CLASSES
 from vision.strips import CROP_H, CROP_W
 from vision.synth.artwork import CARD_PX
+from vision.synth.compose import over, place
 
 NONE = len(CLASSES) - 1
 CODES = tuple(c.code for c in DECK)
-_SCALE = STRIP_PX_PER_CM * 6.3 / CARD_PX[0]
-"""Face pixels → strip pixels."""
 _ANCHOR = (INDEX_ANCHOR[0] / 6.3 * CARD_PX[0], INDEX_ANCHOR[1] / 8.8 * CARD_PX[1])
 
 
-def _place(face: np.ndarray, angle: float, at: tuple[float, float], anchor=_ANCHOR) -> np.ndarray:
-    """The face turned by ``angle`` with its ``anchor`` point at crop pixel ``at`` (BGRA float)."""
-    m = cv2.getRotationMatrix2D(anchor, angle, _SCALE)
-    m[:, 2] += np.array(at) - np.array(anchor)
-    return cv2.warpAffine(face, m, (CROP_W, CROP_H), flags=cv2.INTER_AREA, borderValue=(0, 0, 0, 0))
-
-
-def _over(canvas: np.ndarray, layer: np.ndarray, shadow: float) -> np.ndarray:
-    a = layer[..., 3:4].astype(np.float32) / 255
-    if shadow:
-        s = cv2.GaussianBlur(np.roll(a, (1, 1), axis=(0, 1)), (0, 0), 1.2)[..., None]
-        canvas = canvas * (1 - shadow * s)
-    return canvas * (1 - a) + layer[..., :3].astype(np.float32) * a
+def _place(face: np.ndarray, angle: float, at: tuple[float, float]) -> np.ndarray:
+    """The face turned by ``angle`` with its index anchor at crop pixel ``at``."""
+    return place(face, _ANCHOR, angle, at, (CROP_W, CROP_H))
 
 
 def _camera(rng: random.Random, canvas: np.ndarray) -> np.ndarray:
@@ -67,22 +56,22 @@ def synth_crop(rng: random.Random, faces: dict[str, np.ndarray], label: int, jit
     if rng.random() < 0.7:  # the previous card of the row, under this one, to its left
         step = rng.uniform(2.0, 3.4) * STRIP_PX_PER_CM
         at = (centre[0] - step, centre[1] + rng.gauss(0, 3))
-        canvas = _over(canvas, _place(faces[rng.choice(CODES)], rng.gauss(0, 1.5), at), 0)
+        canvas = over(canvas, _place(faces[rng.choice(CODES)], rng.gauss(0, 1.5), at), 0)
     shadow = rng.uniform(0.1, 0.5)
     if label == NONE:
         kind = rng.random()
         if kind < 0.6:  # somewhere inside a face, or just beside its index
             off = (rng.uniform(14, 120), rng.uniform(20, 150)) if kind < 0.4 else (rng.uniform(-40, 40), 45)
             at = (centre[0] - off[0], centre[1] - off[1])
-            canvas = _over(canvas, _place(faces[rng.choice(CODES)], rng.gauss(0, 2), at), shadow)
+            canvas = over(canvas, _place(faces[rng.choice(CODES)], rng.gauss(0, 2), at), shadow)
         elif kind < 0.8:  # a face's edge or far corner, turned round
             face = faces[rng.choice(CODES)][::-1, ::-1] if rng.random() < 0.5 else faces[rng.choice(CODES)]
-            canvas = _over(
+            canvas = over(
                 canvas, _place(face, rng.uniform(-90, 90), (rng.uniform(-20, 50), rng.uniform(-20, 80))), shadow
             )
         # else: bare cloth (and the card under it, if any)
     else:
-        canvas = _over(canvas, _place(faces[CLASSES[label]], rng.gauss(0, 2), centre), shadow)
+        canvas = over(canvas, _place(faces[CLASSES[label]], rng.gauss(0, 2), centre), shadow)
     return _camera(rng, canvas)
 
 
