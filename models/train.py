@@ -10,6 +10,7 @@ classifier from scratch on this CPU and both learned far slower than a plain tin
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -92,19 +93,22 @@ def _cosine(opt: torch.optim.Optimizer, lr: float, start: float, deadline: float
         g["lr"] = lr * 0.5 * (1 + np.cos(np.pi * frac))
 
 
-def train_classifier(train: dict, val: dict, minutes: float, log) -> tuple[Classifier, dict]:
-    gen = torch.Generator().manual_seed(1)
-    model = Classifier(len(CLASSES))
-    steps_per_epoch = (len(train["labels"]) + 127) // 128
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
+def _fit(model: nn.Module, steps, lr: float, minutes: float, log, describe) -> dict:
+    """The training loop both networks share: AdamW with a wall-clock cosine, a usable ONNX after every epoch.
+
+    ``steps(gen)`` yields one epoch of losses-to-be (callables that return the loss of one batch), so the
+    loop stays the same for the classifier's crops and the locator's strips; ``describe()`` validates.
+    """
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4 if isinstance(model, Classifier) else 1e-4)
     deadline = time.monotonic() + minutes * 60
     start = time.monotonic()
     epoch, step = 0, 0
+    name = type(model).__name__.lower()
     while time.monotonic() < deadline:
         model.train()
-        for x, y in classifier_batches(train["crops"], train["labels"], 128, gen, augment=True):
-            _cosine(opt, 3e-3, start, deadline)
-            loss = F.cross_entropy(model(x), y, label_smoothing=0.05)
+        for batch_loss in steps():
+            _cosine(opt, lr, start, deadline)
+            loss = batch_loss()
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -112,14 +116,35 @@ def train_classifier(train: dict, val: dict, minutes: float, log) -> tuple[Class
             if time.monotonic() > deadline:
                 break
         epoch += 1
-        export(model, EXAMPLE_INPUT[type(model)](), ONNX_PATH[type(model)])  # a usable model after every epoch
-        log(
-            f"classifier epoch {epoch} ({step} steps, {steps_per_epoch}/epoch) loss {loss.item():.3f} "
-            f"val {evaluate_classifier(model, val['crops'], val['labels'])}"
-        )
-    metrics = evaluate_classifier(model, val["crops"], val["labels"])
-    metrics |= {"epochs": epoch, "steps": step, "minutes": round((time.monotonic() - start) / 60, 1)}
-    return model, metrics
+        export(model, EXAMPLE_INPUT[type(model)](), ONNX_PATH[type(model)])
+        log(f"{name} epoch {epoch} ({step} steps) loss {loss.item():.3f} val {describe()}")
+    return describe() | {"epochs": epoch, "steps": step, "minutes": round((time.monotonic() - start) / 60, 1)}
+
+
+def _start(model: nn.Module, resume: bool, log) -> nn.Module:
+    """From scratch, or (``--resume``) from the weights the last run left in ``out/`` to train further."""
+    weights = Path("out") / f"{ONNX_PATH[type(model)].stem}.pt"
+    if resume:
+        model.load_state_dict(torch.load(weights))
+        log(f"resuming from {weights}")
+    return model
+
+
+def train_classifier(train: dict, val: dict, minutes: float, log, lr: float = 3e-3, resume: bool = False):
+    gen = torch.Generator().manual_seed(1)
+    model = _start(Classifier(len(CLASSES)), resume, log)
+
+    def batch_loss(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        return F.cross_entropy(model(x), y, label_smoothing=0.05)
+
+    def steps():
+        for x, y in classifier_batches(train["crops"], train["labels"], 128, gen, augment=True):
+            yield functools.partial(batch_loss, x, y)
+
+    def describe() -> dict:
+        return evaluate_classifier(model, val["crops"], val["labels"])
+
+    return model, _fit(model, steps, lr, minutes, log, describe)
 
 
 def locator_targets(anchors: np.ndarray, counts: np.ndarray) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -198,36 +223,23 @@ def evaluate_locator(model: nn.Module, data: dict, tolerance: float = 6.0) -> di
     }
 
 
-def train_locator(train: dict, val: dict, minutes: float, log) -> tuple[Locator, dict]:
+def train_locator(train: dict, val: dict, minutes: float, log, lr: float = 3e-3, resume: bool = False):
     gen = torch.Generator().manual_seed(2)
-    model = Locator()
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    deadline = time.monotonic() + minutes * 60
-    start = time.monotonic()
-    n = len(train["loc_n"])
-    epoch, step, batch = 0, 0, 16
-    while time.monotonic() < deadline:
-        model.train()
+    model = _start(Locator(), resume, log)
+    n, batch = len(train["loc_n"]), 16
+
+    def batch_loss(idx: np.ndarray) -> torch.Tensor:
+        x = _photometric(_locator_input(train["loc_x"][idx]), gen)
+        heat, offset, has = locator_targets(train["loc_anchor"][idx], train["loc_n"][idx])
+        masks = torch.from_numpy(train["loc_mask"][idx].astype(np.float32))
+        return locator_loss(model(x), heat, offset, has, masks)
+
+    def steps():
         order = torch.randperm(n, generator=gen).numpy()
         for i in range(0, n - batch + 1, batch):
-            idx = np.sort(order[i : i + batch])
-            _cosine(opt, 3e-3, start, deadline)
-            x = _photometric(_locator_input(train["loc_x"][idx]), gen)
-            heat, offset, has = locator_targets(train["loc_anchor"][idx], train["loc_n"][idx])
-            masks = torch.from_numpy(train["loc_mask"][idx].astype(np.float32))
-            loss = locator_loss(model(x), heat, offset, has, masks)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            step += 1
-            if time.monotonic() > deadline:
-                break
-        epoch += 1
-        export(model, EXAMPLE_INPUT[type(model)](), ONNX_PATH[type(model)])  # a usable model after every epoch
-        log(f"locator epoch {epoch} ({step} steps) loss {loss.item():.3f} val {evaluate_locator(model, val)}")
-    metrics = evaluate_locator(model, val) | {"epochs": epoch, "steps": step}
-    metrics["minutes"] = round((time.monotonic() - start) / 60, 1)
-    return model, metrics
+            yield functools.partial(batch_loss, np.sort(order[i : i + batch]))
+
+    return model, _fit(model, steps, lr, minutes, log, lambda: evaluate_locator(model, val))
 
 
 ONNX_PATH = {Classifier: CLASSIFIER_ONNX, Locator: LOCATOR_ONNX}
@@ -302,6 +314,8 @@ def main() -> None:
     parser.add_argument("--classifier-minutes", type=float, default=20)
     parser.add_argument("--locator-minutes", type=float, default=15)
     parser.add_argument("--only", choices=["classifier", "locator"], help="train one network, keep the other")
+    parser.add_argument("--resume", action="store_true", help="start from the weights in out/ (train further)")
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate of the cosine schedule")
     args = parser.parse_args()
     torch.set_num_threads(int(os.environ.get("TRAIN_THREADS", "2")))
     torch.manual_seed(0)
@@ -337,10 +351,10 @@ def main() -> None:
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}",
     }
     if args.only != "locator":
-        clf, new["classifier"] = train_classifier(train, val, args.classifier_minutes, log)
+        clf, new["classifier"] = train_classifier(train, val, args.classifier_minutes, log, args.lr, args.resume)
         export(clf, EXAMPLE_INPUT[Classifier](), CLASSIFIER_ONNX)
     if args.only != "classifier":
-        loc, new["locator"] = train_locator(train, val, args.locator_minutes, log)
+        loc, new["locator"] = train_locator(train, val, args.locator_minutes, log, args.lr, args.resume)
         export(loc, EXAMPLE_INPUT[Locator](), LOCATOR_ONNX)
     # read just before writing: the two networks may train in two processes (--only) side by side
     metrics = json.loads(METRICS_JSON.read_text()) if METRICS_JSON.exists() else {}
