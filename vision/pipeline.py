@@ -9,13 +9,14 @@ simulation can measure the tracker with a perfect reader.
 
 from __future__ import annotations
 
+import bisect
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from referee_station.table.events import Record
+from referee_station.table.events import Clear, PlayCards, Record, Tick
 from vision.calibrate import Calibration, camera_moved
 from vision.layout import Layout
 from vision.motion import ZoneSampler
@@ -92,3 +93,33 @@ class CameraPipeline:
 
     def finish(self) -> list[Record]:
         return self.tracker.finish()
+
+
+def seen_by_camera(record: Record) -> bool:
+    """Plays and clears are the camera's to report (``vision.tracker``); a log's own are replaced by them."""
+    return isinstance(record, (PlayCards, Clear)) and type(record) is not Tick
+
+
+class InputMerge:
+    """The camera's events and the table's other inputs (seat units, console, a recorded log) in one
+    time order: the referee flags time going backwards, so an input may go only once no camera event
+    can come before it (``CameraPipeline.horizon``). At equal times the other source goes first: a
+    pass pressed at the moment a play lands was pressed before the play was seen."""
+
+    def __init__(self, others: Iterable[Record] = ()) -> None:
+        self._others = sorted(others, key=lambda e: e.t)
+        self._next = 0
+
+    def add(self, event: Record) -> None:
+        """An input that arrived live (seat units); it waits for the horizon like the rest."""
+        keys = [e.t for e in self._others]
+        self._others.insert(max(self._next, bisect.bisect_right(keys, event.t)), event)
+
+    def release(self, limit: float, camera: Iterable[Record]) -> list[tuple[Record, bool]]:
+        """The camera's new events and the other inputs up to ``limit``, in time order, each with
+        whether it came from the camera."""
+        batch = [(e.t, 1, e) for e in camera]
+        while self._next < len(self._others) and self._others[self._next].t <= limit:
+            batch.append((self._others[self._next].t, 0, self._others[self._next]))
+            self._next += 1
+        return [(event, bool(is_camera)) for _, is_camera, event in sorted(batch, key=lambda b: (b[0], b[1]))]

@@ -32,12 +32,12 @@ from referee_station.log.jsonl import read_jsonl
 from referee_station.log.station import TableStation
 from referee_station.log.store import EventStore
 from referee_station.log.timeline import describe
-from referee_station.table.events import Clear, Flag, Output, PlayCards, Record, Tick, parse_record
+from referee_station.table.events import Flag, Output, PlayCards, Record, parse_record
 from referee_station.table.referee import TableReferee
 from vision.calibrate import Calibration, CalibrationError, from_markers
 from vision.capture import CaptureError, open_source
 from vision.layout import CALIBRATION_DIR, Layout
-from vision.pipeline import CameraPipeline, ReadFrame
+from vision.pipeline import CameraPipeline, InputMerge, ReadFrame, seen_by_camera
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
         if errors:
             print(f"referee-station run: {errors[0]}", file=sys.stderr)
             return 2
-        others = [r.record for r in records if not isinstance(r.record, (PlayCards, Clear)) or type(r.record) is Tick]
+        others = [r.record for r in records if not seen_by_camera(r.record)]
     inbox: queue.Queue[Record] = queue.Queue()
     start = time.monotonic()
 
@@ -183,20 +183,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"referee-station run: {err}", file=sys.stderr)
             return 2
         pipeline = CameraPipeline(calib, read, layout)
+        merge = InputMerge(others)
         cpu, wall = time.process_time(), time.perf_counter()
-        pending = 0
 
         def release(limit: float, camera: list[Record]) -> None:
-            nonlocal pending
             while not inbox.empty():
-                others.append(inbox.get())
-                others.sort(key=lambda e: e.t)
-            batch = [(e.t, 1, e) for e in camera]
-            while pending < len(others) and others[pending].t <= limit:
-                batch.append((others[pending].t, 0, others[pending]))
-                pending += 1
-            for _, is_camera, event in sorted(batch, key=lambda b: (b[0], b[1])):
-                feeder.feed(event, bool(is_camera))
+                merge.add(inbox.get())
+            for event, from_camera in merge.release(limit, camera):
+                feeder.feed(event, from_camera)
 
         while True:
             if isinstance(read, _TruthReader):

@@ -3,12 +3,13 @@ signal, a ruling made in the window going back to the table's referee."""
 
 from __future__ import annotations
 
+from referee_station.console.live.feed import LiveTable
 from referee_station.console.qt.app import ConsoleApp
 from tests.console.helpers import one_deal_with_flags, two_warnings
 
 
 def test_engine_thread_feeds_the_window_and_takes_rulings(qtbot):
-    app = ConsoleApp([("T1", one_deal_with_flags()), ("T2", two_warnings())], speed=0, referee="李")
+    app = ConsoleApp([LiveTable("T1", one_deal_with_flags()), LiveTable("T2", two_warnings())], speed=0, referee="李")
     qtbot.addWidget(app.window, before_close_func=lambda w: app.engine.stop())
     app.start()
     qtbot.waitUntil(lambda: app.window.alerts.list.count() == 4, timeout=5000)

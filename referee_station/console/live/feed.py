@@ -8,6 +8,7 @@ seat units in the loop: each is a ``TableFeed``. A camera is optional and separa
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -18,9 +19,18 @@ TableFeed = Iterable[Record]
 
 
 class FrameSource(Protocol):
-    """The table's overhead camera: the image at table time ``t`` (an ``H×W×3`` uint8 array)."""
+    """The table's overhead camera: the image at table time ``t`` (an ``H×W×3`` uint8 RGB array)."""
 
     def frame(self, t: float) -> Any: ...
+
+
+@dataclass(frozen=True)
+class LiveTable:
+    """What the console runs for one table: its name, its inputs, and its camera if it has one."""
+
+    name: str
+    feed: TableFeed
+    camera: FrameSource | None = None
 
 
 def jsonl_feed(path: Path) -> Iterator[Record]:

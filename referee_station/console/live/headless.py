@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
+from referee_station.console.live.feed import LiveTable
 from referee_station.console.live.hall import LiveHall
 from referee_station.console.live.runner import TableRunner
 from referee_station.console.live.timeline import timeline_lines
@@ -18,13 +19,14 @@ LONGEST_SLEEP = 0.5
 
 
 def run_headless(
-    feeds: Sequence[tuple[str, Sequence]], speed: float, out: TextIO | None = None, *, devices: bool = False
+    tables: Sequence[LiveTable], speed: float, out: TextIO | None = None, *, devices: bool = False
 ) -> ConsoleModel:
     """Play every table to its end; return the console model (alerts, register, record sheets)."""
     out = out or sys.stdout
     model = ConsoleModel(referee="auto")
-    hall = LiveHall([TableRunner(name, events, devices=devices, auto_confirm=True) for name, events in feeds], speed)
-    print(f"{len(feeds)} tables, speed {'max' if speed <= 0 else f'{speed:g}×'}", file=out, flush=True)
+    runners = [TableRunner(t.name, t.feed, camera=t.camera, devices=devices, auto_confirm=True) for t in tables]
+    hall = LiveHall(runners, speed)
+    print(f"{len(tables)} tables, speed {'max' if speed <= 0 else f'{speed:g}×'}", file=out, flush=True)
     try:
         while not hall.done:
             for update in hall.due():

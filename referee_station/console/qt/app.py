@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from PySide6.QtWidgets import QApplication
 
+from referee_station.console.live.feed import LiveTable
 from referee_station.console.live.hall import LiveHall
 from referee_station.console.live.runner import TableRunner
 from referee_station.console.models.console import ConsoleModel
@@ -20,7 +21,7 @@ class ConsoleApp:
 
     def __init__(
         self,
-        feeds: Sequence[tuple[str, Sequence]],
+        tables: Sequence[LiveTable],
         speed: float,
         lang: str = "zh",
         referee: str = "referee",
@@ -28,7 +29,7 @@ class ConsoleApp:
         devices: bool = False,
     ) -> None:
         self.model = ConsoleModel(referee=referee, lang=lang)
-        self.hall = LiveHall([TableRunner(name, events, devices=devices) for name, events in feeds], speed)
+        self.hall = LiveHall([TableRunner(t.name, t.feed, camera=t.camera, devices=devices) for t in tables], speed)
         self.model.send.connect(lambda table, event, who: self.hall.runners[table].submit(event, who))
         self.window = ConsoleWindow(self.model)
         self.engine = Engine(self.hall)
@@ -51,7 +52,7 @@ class ConsoleApp:
 
 
 def run_console(
-    feeds: Sequence[tuple[str, Sequence]],
+    tables: Sequence[LiveTable],
     speed: float,
     lang: str = "zh",
     referee: str = "referee",
@@ -62,7 +63,7 @@ def run_console(
     qt = QApplication.instance() or QApplication(sys.argv[:1])
     # Ctrl+C in the terminal ends the demo (Qt's event loop would keep Python's handler from running)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    app = ConsoleApp(feeds, speed, lang, referee, devices=devices)
+    app = ConsoleApp(tables, speed, lang, referee, devices=devices)
     app.start()
     code = qt.exec()
     app.stop()
