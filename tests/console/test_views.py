@@ -108,6 +108,44 @@ def test_manual_entry_produces_the_right_event(qtbot):
     assert wired.model.table("T1").deal["last"]["cards"] == ["3s", "3h"]
 
 
+def test_clicked_cards_make_the_play_and_a_third_copy_is_refused(qtbot):
+    wired = Wired({"T1": two_warnings()[:2]})
+    sent = []
+    wired.model.send.connect(lambda table, event, who: sent.append((table, event, who)))
+    view = ManualEntryView(wired.model)
+    qtbot.addWidget(view)
+    wired.run()
+    view.set_table("T1")
+    view.seat.setCurrentIndex(0)  # 东 E
+    picker = view.picker
+    for _ in range(3):
+        qtbot.mouseClick(picker.buttons["3s"], Qt.MouseButton.LeftButton)
+    assert wired.model.picker.cards == ["3s", "3s"]  # two decks: the third click is refused
+    assert picker.buttons["3s"].text() == "3♠ ×2" and picker.note.text() == "✘ 3♠ 已选两张（两副牌）"
+    qtbot.mouseClick(picker.undo_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(picker.buttons["3h"], Qt.MouseButton.LeftButton)
+    assert view.argument.text() == "3s 3h" and picker.picked.text() == "已选: 3♠ 3♥"
+    assert picker.buttons["3s"].text() == "3♠ ×1" and picker.note.text() == ""
+    assert sent == []
+    qtbot.mouseClick(view.buttons["play"], Qt.MouseButton.LeftButton)
+    assert sent == [("T1", PlayCards(t=1.0, seat="E", cards=("3s", "3h")), "张裁判")]
+    assert view.argument.text() == "" and picker.buttons["3s"].text() == "3♠"  # ready for the next entry
+    wired.run()
+    assert wired.model.table("T1").deal["last"]["cards"] == ["3s", "3h"]
+
+
+def test_the_picker_clears_and_speaks_english(qtbot):
+    wired = Wired({"T1": two_warnings()[:2]})
+    view = ManualEntryView(wired.model)
+    qtbot.addWidget(view)
+    wired.model.set_language("en")
+    for code in ("BJ", "SJ", "Td"):
+        qtbot.mouseClick(view.picker.buttons[code], Qt.MouseButton.LeftButton)
+    assert view.picker.picked.text() == "picked: BJ SJ T♦" and view.argument.text() == "BJ SJ Td"
+    qtbot.mouseClick(view.picker.clear_button, Qt.MouseButton.LeftButton)
+    assert view.argument.text() == "" and wired.model.picker.cards == [] and view.picker.buttons["BJ"].text() == "BJ"
+
+
 def test_export_files_hold_the_match(qtbot, tmp_path):
     wired = Wired({"T1": one_deal_with_flags()})
     view = SheetView(wired.model)

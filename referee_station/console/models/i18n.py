@@ -97,6 +97,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "card_or_count": ("牌或张数，如 3s 3h 或 5", "cards or count, e.g. 3s 3h or 5"),
     "typed": ("或直接输入，如 “东 3s 3h”、“南 不要”、“西 报 5”", "or type, e.g. 'E 3s 3h', 'S pass', 'W report 5'"),
     "sheet_time": ("时间 (秒)", "time (s)"),
+    # card picker of manual entry
+    "joker_SJ": ("小王", "SJ"),
+    "joker_BJ": ("大王", "BJ"),
+    "undo": ("撤销", "Undo"),
+    "clear": ("清空", "Clear"),
+    "picked": ("已选: {cards}", "picked: {cards}"),
+    "third_copy": ("{card} 已选两张（两副牌）", "{card} is picked twice already (two decks)"),
 }
 
 
