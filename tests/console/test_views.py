@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 
+from pypdf import PdfReader
 from PySide6.QtCore import Qt
 
 from referee_station.console.qt.alert_view import AlertView
@@ -159,9 +160,35 @@ def test_export_files_hold_the_match(qtbot, tmp_path):
     assert rows[2][:4] == ["1", "2", "东 西 — —", "东西 +3"]
     html = sheet_html(wired.model.sheet.sheet("T1"), "en")
     assert "<td>E W — —</td><td>EW +3</td><td>5</td><td>2</td>" in html and "Record sheet — T1" in html
+    sheet = wired.model.sheet.sheet("T1")
     view.export_pdf(tmp_path / "t1.pdf")
-    pdf = (tmp_path / "t1.pdf").read_bytes()
-    assert pdf.startswith(b"%PDF") and b"/Font" in pdf and len(pdf) > 2000
+    text = pdf_text(tmp_path / "t1.pdf")
+    # Qt fakes bold for the CJK font (drawn twice), so the bold Chinese title and header come out
+    # doubled ("副 副"); the rows are plain and come out as laid, so the rows are what is compared.
+    assert "T1 EW: East-West NS: North-South" in text
+    assert in_order(text, [cell for row in sheet.rows for cell in sheet.cells(row, "zh") if cell])
+    assert "东 西 — — 东西 +3 5 2" in text
+    wired.model.set_language("en")
+    view.export_pdf(tmp_path / "t1-en.pdf")
+    text = pdf_text(tmp_path / "t1-en.pdf")
+    assert text.startswith("Record sheet — T1 EW: East-West NS: North-South " + " ".join(sheet.header("en")))
+    assert in_order(text, [cell for row in sheet.rows for cell in sheet.cells(row, "en") if cell])
+
+
+def pdf_text(path):
+    """The PDF's text with every run of white space (tabs, newlines, nbsp) made one space."""
+    return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(path).pages)
+
+
+def in_order(text, cells):
+    """True when every cell's text appears in ``text``, each after the one before."""
+    at = 0
+    for cell in cells:
+        found = text.find(" ".join(cell.split()), at)
+        if found < 0:
+            return False
+        at = found + len(cell)
+    return True
 
 
 def test_hall_grid_sorts_and_filters(qtbot):
