@@ -104,6 +104,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "clear": ("清空", "Clear"),
     "picked": ("已选: {cards}", "picked: {cards}"),
     "third_copy": ("{card} 已选两张（两副牌）", "{card} is picked twice already (two decks)"),
+    # guided deck registration
+    "guided_title": ("登记牌具", "Register the deck"),
+    "guided_ask": ("请放入出牌区:", "Lay in a play area:"),
+    "guided_waiting": ("等待放牌（或拿走上一张）", "waiting (lay the card, or take the last one away)"),
+    "guided_settling": ("放稳…", "settling…"),
+    "guided_captured": ("已采集", "captured"),
+    "guided_last": ("上一张: {card}", "last captured: {card}"),
+    "guided_done": ("完成，54 张已采集", "done, all 54 captured"),
+    "guided_read": ("识别: {card}", "read: {card}"),
+    "guided_retake": ("重拍上一张", "Retake the last card"),
 }
 
 
