@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import queue
 
+import cv2
 import numpy as np
 import pytest
 
+from referee_station.cli import main
 from referee_station.console.qt.guided_view import GuidedView
 from tests.vision.deck.test_guided import CORNERS, fake_find, frame
 from vision.deck.drawn import install_drawn_design
@@ -84,3 +86,18 @@ def test_rendered_frames_are_captured_and_read(qtbot, rendered):
     assert view.state_label.text() == "waiting (lay the card, or take the last one away)"  # 3♠ still lies there
     assert view.read.text().startswith("read: ") and view.read.text().endswith("%)")
     assert not view.image.pixmap().isNull() and view.image.pixmap().width() > 100
+
+
+def test_register_deck_guided_writes_nothing_when_the_frames_end_early(qtbot, rendered, tmp_path, capsys):
+    if not (MODELS_DIR / "classifier.onnx").exists():
+        pytest.skip("the shipped card-reader models are not in models/")
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for i, code in enumerate(["2s"] * 5 + [None, "3s"]):  # 2♠ lies still for 5 frames (the default), then 3♠ once
+        cv2.imwrite(str(frames / f"{i:02}.png"), rendered[code])
+    corners = ";".join(f"{x},{y}" for x, y in rendered["corners"])
+    photos = tmp_path / "photos"
+    args = [str(photos), "-o", str(tmp_path / "deck.zip"), "--guided", "--frames", str(frames), "--corners", corners]
+    assert main(["register-deck", *args]) == 2
+    assert "stopped after 1 of 54 cards; nothing written" in capsys.readouterr().err
+    assert not photos.exists() and not (tmp_path / "deck.zip").exists()

@@ -35,7 +35,7 @@ from vision.deck.guided import ORDER, GuidedRegistration, GuidedStep
 PUMP_MS = 30
 """GUI-side poll of the worker's queue (the camera gives a frame every ~33 ms at 30 fps)."""
 CLOSE_AFTER_MS = 1500
-"""How long the last capture stays on screen before ``run_guided`` closes the window."""
+"""How long the last frame stays on screen once the frames end before ``run_guided`` closes the window."""
 CODES = frozenset(card.code for card in DECK)
 
 
@@ -50,6 +50,8 @@ class GuidedRunner(QObject):
         super().__init__()
         self.guided = guided
         self.frames = frames
+        self.failure: str | None = None
+        """Why the frames stopped early (set by the worker before ``ended``)."""
         self._steps: queue.SimpleQueue[tuple[np.ndarray, GuidedStep, int] | None] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._retake = threading.Event()
@@ -72,16 +74,19 @@ class GuidedRunner(QObject):
         self._pump.stop()
 
     def _run(self) -> None:
-        for frame in self.frames:
-            if self._stop.is_set():
-                break
-            if self._retake.is_set():
-                self._retake.clear()
-                self.guided.retake()
-            step = self.guided.feed(frame)
-            self._steps.put((frame, step, len(self.guided.photos)))
-            if step.state == "done":
-                break
+        try:
+            for frame in self.frames:
+                if self._stop.is_set():
+                    break
+                if self._retake.is_set():
+                    self._retake.clear()
+                    self.guided.retake()
+                step = self.guided.feed(frame)
+                self._steps.put((frame, step, len(self.guided.photos)))
+                if step.state == "done":
+                    break
+        except OSError as err:  # the camera failed (vision.capture.CaptureError): say so, don't die silently
+            self.failure = str(err)
         self._steps.put(None)
 
     def _deliver(self) -> None:
@@ -147,6 +152,7 @@ class GuidedView(QWidget):
         layout.addLayout(side)
         self.retake_button.clicked.connect(runner.retake)
         runner.stepped.connect(self.show_step)
+        runner.ended.connect(lambda: self.state_label.setText(f"✘ {runner.failure}") if runner.failure else None)
         self.progress.setValue(len(guided.photos))  # read before the worker starts: it owns the model after
         self._last: GuidedStep = GuidedStep("waiting", guided.expected)
         self._last_captured: str | None = None
@@ -192,14 +198,15 @@ class GuidedView(QWidget):
 
 
 def run_guided(guided: GuidedRegistration, frames: Iterable[np.ndarray], lang: str = "zh") -> bool:
-    """Show the guided view until the referee closes it or all 54 cards are captured; True when they are.
-    For ``register-deck --guided``, which then saves the captures and builds the profile."""
+    """Show the guided view until all 54 cards are captured, the frames run out or the referee closes
+    it; True when all 54 are. For ``register-deck --guided``, which then saves the captures."""
     app = QApplication.instance() or QApplication([])
     view = GuidedView(guided, frames, lang)
-    view.finished.connect(lambda: QTimer.singleShot(CLOSE_AFTER_MS, view.close))
+    view.runner.ended.connect(lambda: QTimer.singleShot(CLOSE_AFTER_MS, view.close))
     view.resize(1100, 600)
     view.show()
     view.start()
     app.exec()
     view.runner.stop()
+    view.deleteLater()
     return guided.expected is None
