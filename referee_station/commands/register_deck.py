@@ -5,6 +5,11 @@ play area, named by its code (``2s.jpg`` … ``As.jpg``, ``SJ.jpg``, ``BJ.jpg``:
 ``corners.json`` with the calibration. Writes the deck profile DECK (a zip: ``classifier.onnx`` and
 ``deck.json``) for ``read-frame --deck``. Prints each step's time and the held-back accuracy. Exit codes:
 0 written, 2 bad input (missing card, unreadable photo, no single card in a photo, no torch to train).
+
+``--guided`` takes the photos live first, into DIR: a window (``console.qt.guided_view``) asks for
+2♠ … A♠, 2♥ …, 2♣ …, 2♦ …, 小王, 大王 in turn, captures each once it lies still in a play area and shows
+what the reader made of it; the frames come from ``--camera N``, ``--video`` or ``--frames`` and the
+calibration from ``--corners``. Closed before all 54 are captured, it writes nothing and exits 2.
 """
 
 from __future__ import annotations
@@ -22,13 +27,45 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--crops-per-card", type=int, default=150, help="training crops synthesised per card")
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--models", type=Path, help="folder with the generic classifier.onnx (default: shipped)")
+    guided = parser.add_argument_group("guided capture (--guided): take the photos live into the folder first")
+    guided.add_argument("--guided", action="store_true", help="ask for each card in turn and capture it")
+    guided.add_argument("--camera", type=int, help="camera index")
+    guided.add_argument("--video", help="a video file instead of a camera")
+    guided.add_argument("--frames", help="a folder of frames instead of a camera")
+    guided.add_argument("--corners", help='table-corner pixels SW;SE;NE;NW, e.g. "410,990;1500,990;1460,90;450,90"')
+    guided.add_argument("--lang", choices=("zh", "en"), default="zh")
     parser.set_defaults(func=run)
+
+
+def capture_guided(args: argparse.Namespace) -> str | None:
+    """Run the guided window and save its 54 captures into ``args.photos``; the reason when it did not."""
+    from referee_station.commands.read_frame import parse_corners
+    from referee_station.console.qt.guided_view import run_guided
+    from vision.capture import CaptureError, open_source
+    from vision.deck.guided import GuidedRegistration, read_with
+    from vision.reader import MODELS_DIR, CardReader
+
+    if args.corners is None:
+        return "--guided needs --corners (the table's calibration)"
+    try:
+        corners = parse_corners(args.corners)
+        source = open_source(args.camera, args.video, args.frames)
+    except (ValueError, CaptureError) as err:
+        return str(err)
+    guided = GuidedRegistration(corners, read=read_with(CardReader.from_onnx(args.models or MODELS_DIR)))
+    if not run_guided(guided, (frame for _, frame in source), args.lang):
+        return f"guided capture stopped after {len(guided.photos)} of 54 cards; nothing written"
+    guided.save(args.photos)
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
     from vision.deck.register import RegistrationError, register
     from vision.reader import MODELS_DIR
 
+    if args.guided and (failure := capture_guided(args)):
+        print(f"referee-station register-deck: {failure}", file=sys.stderr)
+        return 2
     try:
         profile = register(
             args.photos,

@@ -10,6 +10,7 @@ import pytest
 from referee_station.console.live.feed import jsonl_feed
 from referee_station.console.models.hall import tile_of
 from referee_station.console.models.manual import ManualEntryError, parse_entry
+from referee_station.console.models.picker import GRID, CardPicker
 from referee_station.table.events import Pass, PlayCards, Report, Return, Tribute
 from tests.console.helpers import RecordingTable, Wired, one_deal_with_flags, two_warnings
 from tests.table.helpers import east_west_sweep
@@ -120,6 +121,19 @@ def test_manual_entry_forms(text, expected):
 def test_manual_entry_errors_name_the_problem(text):
     with pytest.raises(ManualEntryError if text != "E 3x" else ValueError):
         parse_entry(text, 0.0)
+
+
+def test_the_card_picker_keeps_the_order_and_two_copies_at_most():
+    picker = CardPicker()
+    changes = []
+    picker.changed.connect(lambda: changes.append(picker.argument))
+    assert [picker.add(code) for code in ("Th", "10♥", "BJ", "Th")] == [True, True, True, False]
+    assert picker.cards == ["Th", "Th", "BJ"] and picker.count("Th") == 2 and picker.shown() == "T♥ T♥ 大王"
+    assert picker.undo() == "BJ" and picker.add("BJ") and picker.argument == "Th Th BJ"
+    picker.clear()
+    assert picker.undo() is None and changes == ["Th", "Th Th", "Th Th BJ", "Th Th", "Th Th BJ", ""]
+    faces = [code for row in GRID for code in row]
+    assert len(faces) == len(set(faces)) == 54 and GRID[1][0] == "2h" and GRID[2][-1] == "Ac"
 
 
 def test_a_recorded_log_is_a_feed(tmp_path):

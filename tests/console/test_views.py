@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 
+from pypdf import PdfReader
 from PySide6.QtCore import Qt
 
 from referee_station.console.qt.alert_view import AlertView
@@ -108,6 +109,44 @@ def test_manual_entry_produces_the_right_event(qtbot):
     assert wired.model.table("T1").deal["last"]["cards"] == ["3s", "3h"]
 
 
+def test_clicked_cards_make_the_play_and_a_third_copy_is_refused(qtbot):
+    wired = Wired({"T1": two_warnings()[:2]})
+    sent = []
+    wired.model.send.connect(lambda table, event, who: sent.append((table, event, who)))
+    view = ManualEntryView(wired.model)
+    qtbot.addWidget(view)
+    wired.run()
+    view.set_table("T1")
+    view.seat.setCurrentIndex(0)  # 东 E
+    picker = view.picker
+    for _ in range(3):
+        qtbot.mouseClick(picker.buttons["3s"], Qt.MouseButton.LeftButton)
+    assert wired.model.picker.cards == ["3s", "3s"]  # two decks: the third click is refused
+    assert picker.buttons["3s"].text() == "3♠ ×2" and picker.note.text() == "✘ 3♠ 已选两张（两副牌）"
+    qtbot.mouseClick(picker.undo_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(picker.buttons["3h"], Qt.MouseButton.LeftButton)
+    assert view.argument.text() == "3s 3h" and picker.picked.text() == "已选: 3♠ 3♥"
+    assert picker.buttons["3s"].text() == "3♠ ×1" and picker.note.text() == ""
+    assert sent == []
+    qtbot.mouseClick(view.buttons["play"], Qt.MouseButton.LeftButton)
+    assert sent == [("T1", PlayCards(t=1.0, seat="E", cards=("3s", "3h")), "张裁判")]
+    assert view.argument.text() == "" and picker.buttons["3s"].text() == "3♠"  # ready for the next entry
+    wired.run()
+    assert wired.model.table("T1").deal["last"]["cards"] == ["3s", "3h"]
+
+
+def test_the_picker_clears_and_speaks_english(qtbot):
+    wired = Wired({"T1": two_warnings()[:2]})
+    view = ManualEntryView(wired.model)
+    qtbot.addWidget(view)
+    wired.model.set_language("en")
+    for code in ("BJ", "SJ", "Td"):
+        qtbot.mouseClick(view.picker.buttons[code], Qt.MouseButton.LeftButton)
+    assert view.picker.picked.text() == "picked: BJ SJ T♦" and view.argument.text() == "BJ SJ Td"
+    qtbot.mouseClick(view.picker.clear_button, Qt.MouseButton.LeftButton)
+    assert view.argument.text() == "" and wired.model.picker.cards == [] and view.picker.buttons["BJ"].text() == "BJ"
+
+
 def test_export_files_hold_the_match(qtbot, tmp_path):
     wired = Wired({"T1": one_deal_with_flags()})
     view = SheetView(wired.model)
@@ -121,9 +160,35 @@ def test_export_files_hold_the_match(qtbot, tmp_path):
     assert rows[2][:4] == ["1", "2", "东 西 — —", "东西 +3"]
     html = sheet_html(wired.model.sheet.sheet("T1"), "en")
     assert "<td>E W — —</td><td>EW +3</td><td>5</td><td>2</td>" in html and "Record sheet — T1" in html
+    sheet = wired.model.sheet.sheet("T1")
     view.export_pdf(tmp_path / "t1.pdf")
-    pdf = (tmp_path / "t1.pdf").read_bytes()
-    assert pdf.startswith(b"%PDF") and b"/Font" in pdf and len(pdf) > 2000
+    text = pdf_text(tmp_path / "t1.pdf")
+    # Qt fakes bold for the CJK font (drawn twice), so the bold Chinese title and header come out
+    # doubled ("副 副"); the rows are plain and come out as laid, so the rows are what is compared.
+    assert "T1 EW: East-West NS: North-South" in text
+    assert in_order(text, [cell for row in sheet.rows for cell in sheet.cells(row, "zh") if cell])
+    assert "东 西 — — 东西 +3 5 2" in text
+    wired.model.set_language("en")
+    view.export_pdf(tmp_path / "t1-en.pdf")
+    text = pdf_text(tmp_path / "t1-en.pdf")
+    assert text.startswith("Record sheet — T1 EW: East-West NS: North-South " + " ".join(sheet.header("en")))
+    assert in_order(text, [cell for row in sheet.rows for cell in sheet.cells(row, "en") if cell])
+
+
+def pdf_text(path):
+    """The PDF's text with every run of white space (tabs, newlines, nbsp) made one space."""
+    return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(path).pages)
+
+
+def in_order(text, cells):
+    """True when every cell's text appears in ``text``, each after the one before."""
+    at = 0
+    for cell in cells:
+        found = text.find(" ".join(cell.split()), at)
+        if found < 0:
+            return False
+        at = found + len(cell)
+    return True
 
 
 def test_hall_grid_sorts_and_filters(qtbot):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from referee_station.console.models.alerts import AlertKey, AlertQueue
 from referee_station.console.models.hall import HallModel
 from referee_station.console.models.manual import parse_entry
+from referee_station.console.models.picker import CardPicker
 from referee_station.console.models.register import PenaltyRegister
 from referee_station.console.models.sheet import RecordSheet
 from referee_station.console.models.signal import Signal
@@ -20,8 +21,8 @@ from referee_station.table.events import Record
 
 
 class ConsoleModel:
-    """Hall, tables, alerts, register and sheets. Signals: ``send(table, event, who)`` for an
-    entry to feed to a table's referee, ``language_changed(lang)``."""
+    """Hall, tables, alerts, register and sheets, and the manual entry's card picker. Signals:
+    ``send(table, event, who)`` for an entry to feed to a table's referee, ``language_changed(lang)``."""
 
     def __init__(self, referee: str = "referee", lang: str = "zh") -> None:
         self.referee = referee
@@ -30,6 +31,7 @@ class ConsoleModel:
         self.alerts = AlertQueue()
         self.register = PenaltyRegister()
         self.sheet = RecordSheet()
+        self.picker = CardPicker()
         self.send = Signal()
         self.language_changed = Signal()
 

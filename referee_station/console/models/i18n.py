@@ -97,6 +97,23 @@ STRINGS: dict[str, tuple[str, str]] = {
     "card_or_count": ("牌或张数，如 3s 3h 或 5", "cards or count, e.g. 3s 3h or 5"),
     "typed": ("或直接输入，如 “东 3s 3h”、“南 不要”、“西 报 5”", "or type, e.g. 'E 3s 3h', 'S pass', 'W report 5'"),
     "sheet_time": ("时间 (秒)", "time (s)"),
+    # card picker of manual entry
+    "joker_SJ": ("小王", "SJ"),
+    "joker_BJ": ("大王", "BJ"),
+    "undo": ("撤销", "Undo"),
+    "clear": ("清空", "Clear"),
+    "picked": ("已选: {cards}", "picked: {cards}"),
+    "third_copy": ("{card} 已选两张（两副牌）", "{card} is picked twice already (two decks)"),
+    # guided deck registration
+    "guided_title": ("登记牌具", "Register the deck"),
+    "guided_ask": ("请放入出牌区:", "Lay in a play area:"),
+    "guided_waiting": ("等待放牌（或拿走上一张）", "waiting (lay the card, or take the last one away)"),
+    "guided_settling": ("放稳…", "settling…"),
+    "guided_captured": ("已采集", "captured"),
+    "guided_last": ("上一张: {card}", "last captured: {card}"),
+    "guided_done": ("完成，54 张已采集", "done, all 54 captured"),
+    "guided_read": ("识别: {card}", "read: {card}"),
+    "guided_retake": ("重拍上一张", "Retake the last card"),
 }
 
 

@@ -1,6 +1,7 @@
-"""Manual entry for when vision is unsure: pick a seat and click an action (with the cards or the
-count), or type the whole entry. The entry becomes an input event for the selected table's referee
-(``ConsoleModel.enter``), judged like the camera's read and audited with the referee's name."""
+"""Manual entry for when vision is unsure: pick a seat, click the cards (or type them, or the
+count) and click an action, or type the whole entry. The entry becomes an input event for the
+selected table's referee (``ConsoleModel.enter``), judged like the camera's read and audited with
+the referee's name."""
 
 from __future__ import annotations
 
@@ -8,13 +9,15 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushBu
 
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
+from referee_station.console.qt.picker_view import CardPickerView
 from referee_station.table.events import SEATS, EventError
 
 ACTIONS = ("play", "pass", "report", "tribute", "return")
 
 
 class ManualEntryView(QWidget):
-    """Seat, action buttons, argument and a free-text line; errors are shown, never raised."""
+    """Seat, action buttons, argument, card picker and a free-text line; errors are shown, never
+    raised. The picker writes the argument; a successful action clears it for the next entry."""
 
     def __init__(self, model: ConsoleModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -22,6 +25,7 @@ class ManualEntryView(QWidget):
         self.table: str | None = None
         self.seat = QComboBox()
         self.argument = QLineEdit()
+        self.picker = CardPickerView(model.picker, model.lang)
         self.buttons = {action: QPushButton() for action in ACTIONS}
         self.typed = QLineEdit()
         self.submit_button = QPushButton()
@@ -37,11 +41,13 @@ class ManualEntryView(QWidget):
         typed.addWidget(self.submit_button)
         layout = QVBoxLayout(self)
         layout.addLayout(row)
+        layout.addWidget(self.picker)
         layout.addLayout(typed)
         layout.addWidget(self.message)
         layout.addStretch(1)
         self.typed.returnPressed.connect(self.submit_typed)
         self.submit_button.clicked.connect(self.submit_typed)
+        model.picker.changed.connect(lambda: self.argument.setText(model.picker.argument))
         model.language_changed.connect(self.retranslate)
         self.retranslate(model.lang)
 
@@ -52,7 +58,9 @@ class ManualEntryView(QWidget):
         """An action button: the seat picked, the action, the argument box."""
         seat = self.seat.currentData()
         argument = "" if action == "pass" else self.argument.text()
-        self.enter(f"{seat} {action} {argument}".strip())
+        if self.enter(f"{seat} {action} {argument}".strip()):
+            self.model.picker.clear()
+            self.argument.clear()
 
     def submit_typed(self) -> None:
         if self.enter(self.typed.text()):
@@ -81,3 +89,4 @@ class ManualEntryView(QWidget):
         self.argument.setPlaceholderText(tr("card_or_count", lang))
         self.typed.setPlaceholderText(tr("typed", lang))
         self.submit_button.setText(tr("submit", lang))
+        self.picker.retranslate(lang)
