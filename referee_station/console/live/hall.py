@@ -30,12 +30,17 @@ class LiveHall:
     def table_now(self) -> float:
         return float("inf") if self.speed <= 0 else (self.clock() - self.start) * self.speed
 
-    def due(self, limit: int = 10_000) -> list[TableUpdate]:
+    def due(self, limit: int = 10_000, budget: float | None = None) -> list[TableUpdate]:
         """The console's entries, then every feed event due now (at most ``limit`` of them, so
-        an unpaced hall still hands its updates over in batches)."""
+        an unpaced hall still hands its updates over in batches; and, with ``budget``, no longer than
+        that many wall seconds once there is an update, so a flag is not held back while a camera
+        table renders and reads its frames up to its next event)."""
+        started = time.monotonic()
         updates = [u for r in self.runners.values() for u in r.drain()]
         now = self.table_now()
         while len(updates) < limit:
+            if budget is not None and updates and time.monotonic() - started > budget:
+                break
             ready = [r for r in self.runners.values() if r.next_t is not None and r.next_t <= now]
             if not ready:
                 break

@@ -40,7 +40,11 @@ class TableRunner:
         self.referee = TableReferee(auto_confirm=auto_confirm)
         self.camera = camera
         self._events: Iterator[Record] = iter(feed)
-        self._next: Record | None = next(self._events, None)
+        self._next: Record | None = None
+        self._peeked = False
+        """Whether ``_next`` holds the feed's next event: it is fetched only when asked for, because a
+        camera feed renders and reads frames until its next event, and an update just made should
+        reach the console before that work starts."""
         self._entries: queue.SimpleQueue[tuple[Record, str]] = queue.SimpleQueue()
         self.health: dict[str, bool] = dict.fromkeys(HEALTH_UNITS, True)
         """Health of the table's units as last seen."""
@@ -51,6 +55,8 @@ class TableRunner:
     @property
     def next_t(self) -> float | None:
         """Table time of the next feed event; ``None`` when the feed is over."""
+        if not self._peeked:
+            self._next, self._peeked = next(self._events, None), True
         return None if self._next is None else self._next.t
 
     def table_clock(self) -> float:
@@ -64,9 +70,9 @@ class TableRunner:
 
     def step(self) -> TableUpdate:
         """Feed the next event of the table's own sources."""
-        event = self._next
-        assert event is not None, "step() after the feed ended"
-        self._next = next(self._events, None)
+        assert self.next_t is not None, "step() after the feed ended"
+        event, self._peeked = self._next, False
+        assert event is not None
         if self.devices is not None and type(event) in (Pass, Report):
             self._anchor = (event.t, time.monotonic())
             heard = self.devices.press(event)  # type: ignore[arg-type]

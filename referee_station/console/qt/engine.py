@@ -20,6 +20,8 @@ PUMP_MS = 10
 """GUI-side poll of the queue: adds at most this much to the flag-to-screen latency."""
 BATCH = 500
 """Most updates per batch when the hall runs unpaced."""
+BATCH_S = 0.01
+"""Longest the worker holds updates before handing them over (camera tables read frames between events)."""
 
 
 class Engine(QObject):
@@ -57,7 +59,7 @@ class Engine(QObject):
         """Until stopped: rulings still arrive after the tables' feeds have ended."""
         announced = False
         while not self._stop.is_set():
-            batch = self.hall.due(BATCH)
+            batch = self.hall.due(BATCH, BATCH_S)
             if batch:
                 self._batches.put(batch)
             if self.hall.done and not announced:
