@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -20,15 +21,14 @@ import numpy as np
 from models.dataset import CLASSES, CROP_MARGIN, NONE
 from vision.geometry import INDEX_ANCHOR, STRIP_PX_PER_CM
 from vision.strips import CROP_H, CROP_W
-from vision.synth.artwork import CARD_PX, TRAIN_DESIGNS, load_design
+from vision.synth.artwork import CARD_PX, TRAIN_DESIGNS, Design, load_design
 from vision.synth.compose import over, place
 
 W, H = CROP_W + 2 * CROP_MARGIN, CROP_H + 2 * CROP_MARGIN
 
 
-def synth_crop(rng: random.Random, design: str, label: int) -> np.ndarray:
-    """One stored-size crop (H × W × 3 uint8) of ``CLASSES[label]`` (or a "none" crop) in ``design``."""
-    art = load_design(design)
+def synth_crop(rng: random.Random, art: Design, label: int) -> np.ndarray:
+    """One stored-size crop (H × W × 3 uint8) of ``CLASSES[label]`` (or a "none" crop) in design ``art``."""
     codes = list(art.faces)
     cloth = np.array([rng.randint(10, 80) for _ in range(3)], np.float32)
     canvas = np.empty((H, W, 3), np.float32)
@@ -72,7 +72,9 @@ def synth_crop(rng: random.Random, design: str, label: int) -> np.ndarray:
     return cv2.resize(small, (W, H), interpolation=cv2.INTER_LINEAR)
 
 
-def synth_crops(n: int, seed: int, designs: tuple[str, ...], none_share: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
+def synth_crops(
+    n: int, seed: int, designs: Sequence[Design], none_share: float = 0.25
+) -> tuple[np.ndarray, np.ndarray]:
     """n crops and their labels, classes balanced, ``none_share`` of them "none"."""
     rng = random.Random(seed)
     labels = np.array([NONE if rng.random() < none_share else rng.randrange(NONE) for _ in range(n)], np.int16)
@@ -85,9 +87,21 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--n", type=int, default=40000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--font-designs",
+        type=int,
+        default=0,
+        help="draw crops from this many font designs (vision.synth.fonts) instead of the aisleriot ones",
+    )
     args = parser.parse_args()
     start = time.monotonic()
-    crops, labels = synth_crops(args.n, args.seed, TRAIN_DESIGNS)
+    if args.font_designs:
+        from vision.synth.fonts import FontDesign
+
+        designs = [FontDesign(args.seed * 1000 + i).design() for i in range(args.font_designs)]
+    else:
+        designs = [load_design(name) for name in TRAIN_DESIGNS]
+    crops, labels = synth_crops(args.n, args.seed, designs)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(args.out, crops=crops, labels=labels)
     print(f"{args.out}: {len(labels)} crops, {time.monotonic() - start:.0f} s")
