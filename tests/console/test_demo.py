@@ -75,6 +75,8 @@ def test_demo_tables_are_seen_through_the_camera():
     lag = [abs(a.t - b.t) for a, b in zip(camera.camera_events, truth, strict=True)]
     assert max(lag) < 0.5  # the camera times a play by when the cards landed
     assert_flags_match_injected(model, table)
+    anomalies = [a.flag for a in model.alerts.answered + model.alerts.pending if a.flag.penalty == "anomaly"]
+    assert anomalies == []  # e.g. no input fed out of time order around the camera's plays
     image = model.table("T1").frame
     assert image is not None and image.shape == (540, 540, 3)
     assert image[100:440, 100:440].std() > 10  # the cloth with cards and markers, not an empty image

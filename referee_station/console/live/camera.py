@@ -54,7 +54,8 @@ class CameraTable:
         """The table's inputs in time order; frames are rendered and read as the referee asks for events."""
         for t, frame in itertools.chain([self._first], self._frames):
             self._recent.append((t, frame))
-            yield from self._released(self.pipeline.horizon(t), self.pipeline.process(t, frame))
+            seen = self.pipeline.process(t, frame)  # first: it moves the horizon
+            yield from self._released(self.pipeline.horizon(t), seen)
         yield from self._released(float("inf"), self.pipeline.finish())
 
     def _released(self, limit: float, camera: list[Record]) -> Iterator[Record]:
