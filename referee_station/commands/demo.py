@@ -49,7 +49,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="feed the simulator's plays straight to the referee, not through the rendered camera and card reader",
     )
     parser.add_argument("--fps", type=float, default=5.0, help="camera frames per second of table time (default 5)")
-    parser.add_argument("--design", default="tigullio", help="card artwork the camera shows (default tigullio)")
+    parser.add_argument("--design", default="anglo", help="card artwork the camera shows (default anglo)")
     parser.add_argument("--deck", type=Path, help="deck profile from register-deck (default: the generic card reader)")
     parser.add_argument("--headless", action="store_true", help="terminal timeline even when a display is there")
     parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="console language (default zh)")
