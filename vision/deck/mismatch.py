@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from vision.reader import FrameReading
+import numpy as np
+
+from vision.reader import CardReader, FrameReading
 
 
 @dataclass(frozen=True)
@@ -48,3 +50,27 @@ class DeckCheck:
         n = len(self.recent)
         mean = sum(self.recent) / n if n else 1.0
         return DeckVerdict(n, mean, n >= self.min_cards and mean < self.mismatch_below)
+
+
+class WatchedReader:
+    """A deck profile's reader that feeds each reading to a ``DeckCheck``: ``run`` reads on demand
+    inside the camera pipeline, so this is where every reading passes, and a wrong ``--deck`` is reported
+    while the table plays instead of silently misreading the session."""
+
+    def __init__(self, reader: CardReader, design: str, mismatch_below: float) -> None:
+        self.reader = reader
+        self.design = design
+        self.check = DeckCheck(mismatch_below)
+        self._warned = False
+
+    def __call__(self, frame: np.ndarray, corners: np.ndarray) -> FrameReading:
+        reading = self.reader.read(frame, corners)
+        self.check.add(reading)
+        return reading
+
+    def news(self) -> str | None:
+        """The warning to print when the verdict has just turned to a mismatch (once per turn, not per read)."""
+        verdict = self.check.verdict()
+        turned = verdict.mismatch and not self._warned
+        self._warned = verdict.mismatch
+        return verdict.message(self.design) if turned else None

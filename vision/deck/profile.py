@@ -91,7 +91,13 @@ def onnx_classifier(model: bytes | str, threads: int = 2) -> Classify:
 
 
 def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardReader:
-    """The generic reader, or the generic locator with the deck's classifier."""
+    """The one way the station builds its card reader (``read-frame``, ``run``, the benchmarks): the
+    shipped models in ``model_dir``, or with a deck profile its classifier and peak threshold in place
+    of the generic ones. ValueError naming the folder when its models are missing."""
+    model_dir = Path(model_dir)
+    missing = [name for name in ("locator.onnx", "classifier.onnx") if not (model_dir / name).exists()]
+    if missing:
+        raise ValueError(f"no card reader models ({', '.join(missing)}) in {model_dir}: pass --models")
     generic = CardReader.from_onnx(model_dir)
     if deck is None:
         return generic
