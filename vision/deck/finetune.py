@@ -127,7 +127,10 @@ def finetune_locator(
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     net = OnnxNet(model)
-    n, batch = len(data["loc_n"]), 16
+    n = len(data["loc_n"])
+    if n == 0:
+        raise ValueError("no strips to fine-tune the locator on")
+    batch = min(16, n)  # a few frames' strips still make one batch
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=epochs * (n // batch), pct_start=0.15)
     net.train()

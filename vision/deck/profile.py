@@ -31,9 +31,10 @@ class DeckMeta:
     """Share of held-back augmented crops of the deck (cards and "none") read right."""
     held_back_crops: int
     confidence: float
-    """Mean top-1 probability on held-back card crops: what a matching table looks like."""
+    """Mean top-1 probability on held-back card crops (the classifier alone)."""
     mismatch_below: float
-    """A table whose mean top-1 confidence on read cards falls below this is not playing this deck."""
+    """A table whose mean card confidence falls below this is not playing this deck: halfway between the
+    profile's reader on rendered frames of this deck and of other designs (``vision.deck.threshold``)."""
     peak: float
     """Locator heat threshold for this deck's indices (the generic one is tuned on the training designs)."""
     seconds: float

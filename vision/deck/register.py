@@ -5,8 +5,9 @@ faces under the usual camera conditions (``crops``), render table scenes of the 
 locator strips and more index crops (``rendered``), fine-tune the generic classifier and the generic
 locator on them in two torch subprocesses side by side (``finetune``; the station's own environment has
 no torch), measure the classifier on held-back crops synthesised with another seed, and calibrate the
-mismatch threshold against crops of other designs. The photos are named by card code (``Th.jpg``,
-``SJ.jpg``); ``corners.json`` holds the calibration (``{"corners": [[x, y] SW, SE, NE, NW]}``).
+mismatch threshold on frames of the deck and of other designs read by the fitted reader
+(``threshold``). The photos are named by card code (``Th.jpg``, ``SJ.jpg``); ``corners.json`` holds the
+calibration (``{"corners": [[x, y] SW, SE, NE, NW]}``).
 """
 
 from __future__ import annotations
@@ -27,13 +28,13 @@ import numpy as np
 from vision.deck.crops import CODES, NONE, synth_crops
 from vision.deck.photos import cut_face
 from vision.deck.profile import DeckMeta, DeckProfile
-from vision.deck.rendered import jittered_crops, rendered_data
-from vision.reader import MODELS_DIR, onnx_classifier
-from vision.synth.artwork import load_design
+from vision.deck.rendered import install_faces, jittered_crops, rendered_data
+from vision.deck.threshold import calibrate
+from vision.reader import MODELS_DIR, CardReader, Thresholds, onnx_classifier, onnx_locator
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 CALIBRATION_DESIGNS = ("anglo", "tigullio")
-"""Other designs whose crops tell what a mismatched table's confidence looks like."""
+"""Other designs whose frames tell what a mismatched table's confidence looks like."""
 REPO = Path(__file__).resolve().parents[2]
 DECK_PEAK = 0.15
 """The locator's peak threshold with a profile (the generic reader's is 0.35). The locator learned the
@@ -161,18 +162,19 @@ def register(
     models = _finetune(data, epochs_of, model_dir, threads)
     model, locator = models["classifier"], models.get("locator")
     log(f"fine-tuned the {' and the '.join(models)}: {time.monotonic() - start:.0f} s")
-    classify = onnx_classifier(model)
-    accuracy, confidence = _mean_confidence(classify, held, held_labels)
-    others = []
-    for name in CALIBRATION_DESIGNS:
-        try:
-            other, other_labels = synth_crops(load_design(name).faces, 4, seed + 2)
-        except FileNotFoundError:  # artwork not installed: fall back to a fixed margin below
-            continue
-        others.append(_mean_confidence(classify, other, other_labels)[1])
-    mismatch_below = (confidence + max(others)) / 2 if others else confidence - 0.12
+    accuracy, confidence = _mean_confidence(onnx_classifier(model), held, held_labels)
+    peak = DECK_PEAK if locator is None else ADAPTED_PEAK
+    reader = CardReader(
+        onnx_locator(locator or str(model_dir / "locator.onnx")), onnx_classifier(model), Thresholds(peak=peak)
+    )
+    calibration = calibrate(reader, install_faces(faces), CALIBRATION_DESIGNS, seed=seed + 2)
+    mismatch_below = calibration.mismatch_below
     seconds = time.monotonic() - start
-    log(f"held-back accuracy {accuracy:.2%}, confidence {confidence:.2f}, mismatch below {mismatch_below:.2f}")
+    log(f"held-back accuracy {accuracy:.2%}, crop confidence {confidence:.2f}")
+    other = "no other design installed" if calibration.other is None else f"other designs {calibration.other:.2f}"
+    log(f"frame confidence: this deck {calibration.own:.2f}, {other}; mismatch below {mismatch_below:.2f}")
+    if calibration.other is not None and calibration.own <= calibration.other:
+        log("warning: the profile reads other designs as confidently as this deck: check the photos' cut faces")
     meta = DeckMeta(
         design=design,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -180,7 +182,7 @@ def register(
         held_back_crops=len(held_labels),
         confidence=round(confidence, 4),
         mismatch_below=round(mismatch_below, 4),
-        peak=DECK_PEAK if locator is None else ADAPTED_PEAK,
+        peak=peak,
         seconds=round(seconds, 1),
     )
     return DeckProfile(meta, model, locator)
