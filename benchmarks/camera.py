@@ -84,9 +84,10 @@ def run_match(seed: int, args: argparse.Namespace) -> dict:
     t, frame = next(frames)
     calib = from_markers(f"bench{seed}", frame, Layout.default())
     if args.reader == "onnx":
-        from vision.reader import MODELS_DIR, CardReader
+        from vision.deck.profile import reader_for
+        from vision.reader import MODELS_DIR
 
-        read = CardReader.from_onnx(args.models or MODELS_DIR).read
+        read = reader_for(None, args.models or MODELS_DIR).read
     else:
         clock = {"t": 0.0}
 

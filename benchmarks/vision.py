@@ -18,8 +18,8 @@ from collections import Counter
 import cv2
 
 from models.card import METRICS_JSON, write_card
+from vision.deck.profile import reader_for
 from vision.geometry import SEATS
-from vision.reader import CardReader
 from vision.synth.artwork import HELDOUT_DESIGNS
 from vision.synth.render import render
 from vision.synth.scene import random_scene
@@ -34,7 +34,7 @@ def main() -> None:
     parser.add_argument("--show-errors", type=int, default=10, help="print this many misread plays")
     args = parser.parse_args()
     cv2.setNumThreads(2)
-    reader = CardReader.from_onnx()
+    reader = reader_for(None)
     rng = random.Random(args.seed)
     plays = exact = tp = n_pred = n_true = phantom = empties = 0
     status_ok, status_n = 0, 0

@@ -55,9 +55,12 @@ def _negatives(rng: random.Random, strip: np.ndarray, anchors: np.ndarray, k: in
     return out
 
 
-def generate(frames: int, seed: int, heldout: bool) -> dict[str, np.ndarray]:
+def generate(frames: int, seed: int, heldout: bool, designs: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
+    """``frames`` random scenes → locator strips with their anchors and masks, and index crops with their
+    labels. ``designs``: the card artwork to draw (default: the training or held-out designs); deck
+    registration passes the registered deck's faces, installed as a design."""
     rng = random.Random(seed)
-    designs = HELDOUT_DESIGNS if heldout else TRAIN_DESIGNS
+    designs = designs or (HELDOUT_DESIGNS if heldout else TRAIN_DESIGNS)
     loc_x, loc_anchor, loc_n, loc_mask, crops, labels = [], [], [], [], [], []
     for _ in range(frames):
         scene = random_scene(rng, rng.choice(designs), heldout_look=heldout, arms=0.15)

@@ -122,6 +122,38 @@ def _dilate(mask: np.ndarray, r: int) -> np.ndarray:
     return out
 
 
+def _session(model: bytes | str, threads: int):
+    """An onnxruntime CPU session (a file path or serialised bytes), set up alike for every network."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    return ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+
+
+def onnx_locator(model: bytes | str, threads: int = 2) -> Locate:
+    """A locator callable (strips → raw outputs) over an ONNX model, as ``CardReader`` expects."""
+    session = _session(model, threads)
+
+    def locate(x: np.ndarray) -> np.ndarray:
+        return session.run(None, {"x": np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) / 255})[0]
+
+    return locate
+
+
+def onnx_classifier(model: bytes | str, threads: int = 2) -> Classify:
+    """A classifier callable (crops → probabilities) over an ONNX model, as ``CardReader`` expects."""
+    session = _session(model, threads)
+
+    def classify(x: np.ndarray) -> np.ndarray:
+        logits = session.run(None, {"x": np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) / 255})[0]
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        return e / e.sum(1, keepdims=True)
+
+    return classify
+
+
 class CardReader:
     """Reads all four play areas of a frame; create once, call ``read`` per frame."""
 
@@ -133,24 +165,11 @@ class CardReader:
     @classmethod
     def from_onnx(cls, model_dir: Path | str = MODELS_DIR, threads: int = 2) -> CardReader:
         """The shipped models (``locator.onnx``, ``classifier.onnx``) run with onnxruntime."""
-        import onnxruntime as ort
-
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
         model_dir = Path(model_dir)
-        loc = ort.InferenceSession(str(model_dir / "locator.onnx"), opts, providers=["CPUExecutionProvider"])
-        clf = ort.InferenceSession(str(model_dir / "classifier.onnx"), opts, providers=["CPUExecutionProvider"])
-
-        def locate(x: np.ndarray) -> np.ndarray:
-            return loc.run(None, {"x": np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) / 255})[0]
-
-        def classify(x: np.ndarray) -> np.ndarray:
-            logits = clf.run(None, {"x": np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) / 255})[0]
-            e = np.exp(logits - logits.max(1, keepdims=True))
-            return e / e.sum(1, keepdims=True)
-
-        return cls(locate, classify)
+        return cls(
+            onnx_locator(str(model_dir / "locator.onnx"), threads),
+            onnx_classifier(str(model_dir / "classifier.onnx"), threads),
+        )
 
     def read(self, frame: np.ndarray, corners: np.ndarray) -> FrameReading:
         """Read every seat's play area. ``corners``: table-corner pixels SW, SE, NE, NW."""
@@ -163,7 +182,7 @@ class CardReader:
         raw = self.locate(batch)
         ms["locate"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        found = {seat: self._peaks(raw[i]) for i, seat in enumerate(SEATS)}
+        found = {seat: self.peaks(raw[i]) for i, seat in enumerate(SEATS)}
         crops = [crop_index(strips[s], u, v) for s in SEATS for u, v, _ in found[s]]
         probs = self.classify(np.stack(crops)) if crops else np.zeros((0, len(CLASSES)), np.float32)
         ms["classify"] = (time.perf_counter() - t) * 1000
@@ -176,8 +195,9 @@ class CardReader:
         ms["decide"] = (time.perf_counter() - t) * 1000
         return FrameReading(seats, ms)
 
-    def _peaks(self, out: np.ndarray) -> list[tuple[float, float, float]]:
-        """Heatmap maxima → anchors (u, v, score) in strip pixels, left to right."""
+    def peaks(self, out: np.ndarray) -> list[tuple[float, float, float]]:
+        """Heatmap maxima → anchors (u, v, score) in strip pixels, left to right (public so the deck
+        benchmark can tell locator misses from classifier misreads)."""
         heat = _sigmoid(out[0])
         padded = np.pad(heat, 1)
         neighbours = np.stack([padded[dy : dy + GRID_H, dx : dx + GRID_W] for dy in range(3) for dx in range(3)])

@@ -2,9 +2,10 @@
 
 DIR holds one photo per card from a table's calibrated camera, the card alone and face up in any seat's
 play area, named by its code (``2s.jpg`` … ``As.jpg``, ``SJ.jpg``, ``BJ.jpg``: 54 files), and
-``corners.json`` with the calibration. Writes the deck profile DECK (a zip: ``classifier.onnx`` and
-``deck.json``) for ``read-frame --deck``. Prints each step's time and the held-back accuracy. Exit codes:
-0 written, 2 bad input (missing card, unreadable photo, no single card in a photo, no torch to train).
+``corners.json`` with the calibration. Writes the deck profile DECK (a zip: ``classifier.onnx``,
+``locator.onnx`` and ``deck.json``) for ``read-frame --deck``, ``run --deck`` and ``demo --deck``. Prints
+each step's time and the held-back accuracy. Exit codes: 0 written, 2 bad input (missing card,
+unreadable photo, no single card in a photo, no torch to train).
 
 ``--guided`` takes the photos live first, into DIR: a window (``console.qt.guided_view``) asks for
 2♠ … A♠, 2♥ …, 2♣ …, 2♦ …, 小王, 大王 in turn, captures each once it lies still in a play area and shows
@@ -25,7 +26,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-o", "--out", type=Path, required=True, help="the deck profile to write (a zip)")
     parser.add_argument("--design", help="the deck's name in the profile (default: the folder's name)")
     parser.add_argument("--crops-per-card", type=int, default=150, help="training crops synthesised per card")
-    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--epochs", type=int, default=6, help="classifier fine-tuning epochs")
+    parser.add_argument(
+        "--scenes", type=int, default=300, help="table scenes of the deck rendered (0: keep the generic locator)"
+    )
+    parser.add_argument("--locator-epochs", type=int, default=2, help="locator fine-tuning epochs")
+    parser.add_argument("--threads", type=int, default=2, help="CPU threads for the fine-tuning")
     parser.add_argument("--models", type=Path, help="folder with the generic classifier.onnx (default: shipped)")
     guided = parser.add_argument_group("guided capture (--guided): take the photos live into the folder first")
     guided.add_argument("--guided", action="store_true", help="ask for each card in turn and capture it")
@@ -72,6 +78,9 @@ def run(args: argparse.Namespace) -> int:
             args.design or args.photos.resolve().name,
             per_card=args.crops_per_card,
             epochs=args.epochs,
+            frames=args.scenes,
+            locator_epochs=args.locator_epochs,
+            threads=args.threads,
             model_dir=args.models or MODELS_DIR,
             log=lambda line: print(line, flush=True),
         )

@@ -36,6 +36,7 @@ from referee_station.table.events import Flag, Output, PlayCards, Record, parse_
 from referee_station.table.referee import TableReferee
 from vision.calibrate import Calibration, CalibrationError, from_markers
 from vision.capture import CaptureError, open_source
+from vision.deck.mismatch import WatchedReader
 from vision.layout import CALIBRATION_DIR, Layout
 from vision.pipeline import CameraPipeline, InputMerge, ReadFrame, seen_by_camera
 
@@ -53,6 +54,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--events", help="other inputs from a log (match, deal, pass, ...); its plays are ignored")
     parser.add_argument("--log", help="the table log: SQLite (default) or .jsonl")
     parser.add_argument("--models", help="folder with the card reader's ONNX models (default: shipped)")
+    parser.add_argument("--deck", help="deck profile from register-deck (default: the generic classifier)")
     parser.add_argument("--truth-reader", metavar="LOG", help="simulation only: read cards from the rendered log")
     parser.add_argument("--seed", type=int, default=0, help="with --truth-reader: render-video's --seed")
     parser.add_argument("--auto-confirm", action="store_true", help="treat every flag as confirmed (EVENTS.md)")
@@ -88,14 +90,19 @@ class _TruthReader:
 
 
 def _reader(args: argparse.Namespace) -> ReadFrame:
+    """The truth reader, the card reader of ``--models``, or that reader watched against ``--deck``."""
     if args.truth_reader:
+        if args.deck:
+            raise ValueError("--deck reads with a card reader; --truth-reader reads none")
         return _TruthReader(args.truth_reader, args.seed)
-    from vision.reader import MODELS_DIR, CardReader
+    from vision.deck.profile import DeckProfile, reader_for
+    from vision.reader import MODELS_DIR
 
-    folder = Path(args.models) if args.models else MODELS_DIR
-    if not (folder / "locator.onnx").exists() or not (folder / "classifier.onnx").exists():
-        raise ValueError(f"no card reader models (locator.onnx, classifier.onnx) in {folder}: pass --models")
-    return CardReader.from_onnx(folder).read
+    deck = DeckProfile.load(Path(args.deck)) if args.deck else None
+    reader = reader_for(deck, Path(args.models) if args.models else MODELS_DIR)
+    if deck is None:
+        return reader.read
+    return WatchedReader(reader, deck.meta.design, deck.meta.mismatch_below)
 
 
 class _Feeder:
@@ -185,6 +192,7 @@ def run(args: argparse.Namespace) -> int:
         pipeline = CameraPipeline(calib, read, layout)
         merge = InputMerge(others)
         cpu, wall = time.process_time(), time.perf_counter()
+        mismatches = 0
 
         def release(limit: float, camera: list[Record]) -> None:
             while not inbox.empty():
@@ -200,6 +208,9 @@ def run(args: argparse.Namespace) -> int:
             for when, text in pipeline.warnings:
                 print(f"{when:9.2f}  WARNING {text}", file=sys.stdout, flush=True)
             pipeline.warnings.clear()
+            if isinstance(read, WatchedReader) and (text := read.news()):
+                mismatches += 1
+                print(f"{t:9.2f}  WARNING {text}", file=sys.stdout, flush=True)
             try:
                 t, frame = next(source)
             except StopIteration:
@@ -215,5 +226,9 @@ def run(args: argparse.Namespace) -> int:
             "ms_per_frame": {k: round(v / max(1, stats.frames), 3) for k, v in stats.ms.items()},
             "flags": feeder.flags,
         }
+        if isinstance(read, WatchedReader):
+            verdict = read.check.verdict()
+            summary["deck"] = {"design": read.design, "mean_confidence": round(verdict.mean_confidence, 3)}
+            summary["deck"] |= {"cards": verdict.cards, "mismatch_warnings": mismatches}
         print(json.dumps(summary), file=sys.stderr)
-    return 1 if feeder.flags else 0
+    return 1 if feeder.flags or mismatches else 0

@@ -9,6 +9,7 @@ from referee_station.cli import main
 from referee_station.log.jsonl import write_jsonl
 from referee_station.sim.match import simulate
 from referee_station.table.events import Clear, DealStart, PlayCards, Tick, parse_line
+from tests.vision.deck.test_profile import generic_profile
 from vision.reader import MODELS_DIR
 
 SECONDS = 48.0
@@ -87,3 +88,29 @@ def test_run_refuses_bad_input(rendered, tmp_path, capsys):
     args = ["run", "--video", str(video), "--truth-reader", str(log), "--broker", "mqtt://station-T1@localhost:1"]
     assert main(args) == 2
     assert "--broker needs a SQLite --log" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not (MODELS_DIR / "locator.onnx").exists(), reason="no trained card reader shipped yet")
+@pytest.mark.parametrize("mismatch_below, warned", [(0.3, False), (0.99, True)])
+def test_run_with_a_deck_profile_warns_on_a_mismatch(rendered, tmp_path, capsys, mismatch_below, warned):
+    """The profile carries the generic classifier, which reads the video's design with a confidence well
+    above 0.3 and below 0.99: the same table matches one threshold and mismatches the other."""
+    folder, log, video, _ = rendered
+    generic_profile(mismatch_below).save(tmp_path / "g.deck")
+    code, got = run_camera(folder, log, video, "--deck", str(tmp_path / "g.deck"))
+    out, err = capsys.readouterr()
+    assert any(isinstance(e, PlayCards) for e in got)
+    warnings = [line for line in out.splitlines() if "WARNING deck profile 'generic' does not match" in line]
+    assert len(warnings) == int(warned)  # once when it turns, not at every read
+    deck = json.loads(err.strip().splitlines()[-1])["deck"]
+    assert deck["design"] == "generic" and deck["cards"] >= 12 and deck["mismatch_warnings"] == int(warned)
+    assert (code == 1) if warned else (deck["mean_confidence"] > 0.3)
+
+
+def test_run_refuses_a_bad_deck(rendered, tmp_path, capsys):
+    _, log, video, _ = rendered
+    (tmp_path / "bad.deck").write_bytes(b"junk")
+    assert main(["run", "--video", str(video), "--deck", str(tmp_path / "bad.deck")]) == 2
+    assert "not a deck profile" in capsys.readouterr().err
+    assert main(["run", "--video", str(video), "--deck", str(tmp_path / "bad.deck"), "--truth-reader", str(log)]) == 2
+    assert "--truth-reader reads none" in capsys.readouterr().err

@@ -1,10 +1,12 @@
-"""Fine-tune the whole classifier on one deck's crops (torch, run in the training environment).
+"""Fine-tune the whole classifier, or the whole locator, on one deck's data (torch, in the training environment).
 
-Run as ``python -m vision.deck.finetune --model IN.onnx --crops CROPS.npz --out OUT.onnx`` by a Python
-that has torch (the ``[train]`` extra); ``vision.deck.register`` does so in a subprocess, so the station
+Run as ``python -m vision.deck.finetune --model IN.onnx --crops CROPS.npz --out OUT.onnx`` (classifier:
+crops and labels) or ``--locator`` (``STRIPS.npz`` in ``models.dataset``'s locator format) by a Python
+that has torch (the ``[train]`` extra); ``vision.deck.register`` does so in subprocesses, so the station
 itself never imports torch. The ONNX graph (BatchNorm already folded into the convolutions) is rebuilt
 as a torch module node by node, trained, and its tensors are written back into a copy of the same graph:
-no export step, and the profile has exactly the generic model's inputs, outputs and operators.
+no export step, and the profile has exactly the generic model's inputs, outputs and operators. The
+locator trains with the generic training's targets, loss and photometric augmentation (``models.train``).
 
 Why the whole net and not only the last layer: refitting the head alone on frozen features reached
 ~95 % of crops of an unseen design (the features overfit a few thousand crops); letting every layer move
@@ -116,20 +118,58 @@ def finetune(
     return net.to_onnx(model)
 
 
+def finetune_locator(
+    model: onnx.ModelProto, data: dict[str, np.ndarray], epochs: int = 3, lr: float = 1e-3, seed: int = 0
+) -> onnx.ModelProto:
+    """Train every layer of the locator on strips (``loc_x``, ``loc_anchor``, ``loc_n``, ``loc_mask``)."""
+    from models.train import _photometric, locator_loss, locator_targets  # the generic training's, not a copy
+
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    net = OnnxNet(model)
+    n = len(data["loc_n"])
+    if n == 0:
+        raise ValueError("no strips to fine-tune the locator on")
+    batch = min(16, n)  # a few frames' strips still make one batch
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=epochs * (n // batch), pct_start=0.15)
+    net.train()
+    for _ in range(epochs):
+        order = torch.randperm(n, generator=gen).numpy()
+        for i in range(0, n - batch + 1, batch):
+            idx = np.sort(order[i : i + batch])
+            x = torch.from_numpy(data["loc_x"][idx]).permute(0, 3, 1, 2).float() / 255
+            heat, offset, has = locator_targets(data["loc_anchor"][idx], data["loc_n"][idx])
+            masks = torch.from_numpy(data["loc_mask"][idx].astype(np.float32))
+            loss = locator_loss(net(_photometric(x, gen)), heat, offset, has, masks)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+    net.eval()
+    return net.to_onnx(model)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", type=Path, required=True, help="the generic classifier.onnx")
-    parser.add_argument("--crops", type=Path, required=True, help=".npz with crops (N, H, W, 3) and labels")
+    parser.add_argument("--model", type=Path, required=True, help="the generic classifier.onnx or locator.onnx")
+    data_arg = parser.add_mutually_exclusive_group(required=True)
+    data_arg.add_argument("--crops", type=Path, help="classifier: .npz with crops (N, H, W, 3) and labels")
+    data_arg.add_argument("--strips", type=Path, help="locator: .npz with loc_x, loc_anchor, loc_n, loc_mask")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     start = time.monotonic()
-    data = np.load(args.crops)
-    tuned = finetune(onnx.load(args.model), data["crops"], data["labels"], args.epochs)
+    data = dict(np.load(args.crops or args.strips))
+    if args.crops:
+        tuned, what = finetune(onnx.load(args.model), data["crops"], data["labels"], args.epochs), "crops"
+    else:
+        tuned, what = finetune_locator(onnx.load(args.model), data, args.epochs), "strips"
     onnx.save(tuned, args.out)
-    print(f"{args.out}: {len(data['labels'])} crops, {args.epochs} epochs, {time.monotonic() - start:.0f} s")
+    count = len(data["labels"] if args.crops else data["loc_n"])
+    print(f"{args.out}: {count} {what}, {args.epochs} epochs, {time.monotonic() - start:.0f} s")
 
 
 if __name__ == "__main__":

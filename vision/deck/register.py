@@ -1,10 +1,12 @@
 """Register a deck: 54 single-card photos → a deck profile, on the station's CPU in minutes.
 
 Steps, each timed: cut every card's face from its photo (``photos``), synthesise index crops of those
-faces under the usual camera conditions (``crops``), fine-tune the generic classifier on them in a
-torch subprocess (``finetune``; the station's own environment has no torch), measure the result on
-held-back crops synthesised with another seed, and calibrate the mismatch threshold against crops of
-other designs. The photos are named by card code (``Th.jpg``, ``SJ.jpg``); ``corners.json`` holds the
+faces under the usual camera conditions (``crops``), render table scenes of the deck and cut them into
+locator strips and more index crops (``rendered``), fine-tune the generic classifier and the generic
+locator on them in two torch subprocesses side by side (``finetune``; the station's own environment has
+no torch), measure the classifier on held-back crops synthesised with another seed, and calibrate the
+mismatch threshold on frames of the deck and of other designs read by the fitted reader
+(``threshold``). The photos are named by card code (``Th.jpg``, ``SJ.jpg``); ``corners.json`` holds the
 calibration (``{"corners": [[x, y] SW, SE, NE, NW]}``).
 """
 
@@ -25,13 +27,14 @@ import numpy as np
 
 from vision.deck.crops import CODES, NONE, synth_crops
 from vision.deck.photos import cut_face
-from vision.deck.profile import DeckMeta, DeckProfile, onnx_classifier
-from vision.reader import MODELS_DIR
-from vision.synth.artwork import load_design
+from vision.deck.profile import DeckMeta, DeckProfile
+from vision.deck.rendered import install_faces, jittered_crops, rendered_data
+from vision.deck.threshold import calibrate
+from vision.reader import MODELS_DIR, CardReader, Thresholds, onnx_classifier, onnx_locator
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 CALIBRATION_DESIGNS = ("anglo", "tigullio")
-"""Other designs whose crops tell what a mismatched table's confidence looks like."""
+"""Other designs whose frames tell what a mismatched table's confidence looks like."""
 REPO = Path(__file__).resolve().parents[2]
 DECK_PEAK = 0.15
 """The locator's peak threshold with a profile (the generic reader's is 0.35). The locator learned the
@@ -39,6 +42,10 @@ training designs' index corners and answers an unseen font more weakly: on the d
 of the indices in overlapping rows peaked at 0.1–0.35 (single cards in the registration photos peak at
 0.6–0.9, so the photos cannot calibrate it). The profile's classifier, trained on this deck's "none"
 crops, rejects the extra false peaks: 40 frames, card recall 77 % → 88 %, no phantom play."""
+
+ADAPTED_PEAK = 0.35
+"""The peak threshold with the locator fitted to the deck: the generic reader's, as the fitted locator
+answers the deck's indices as strongly as the generic one answers its training designs'."""
 
 
 class RegistrationError(ValueError):
@@ -91,13 +98,48 @@ def _mean_confidence(classify, crops: np.ndarray, labels: np.ndarray) -> tuple[f
     return float((probs.argmax(1) == labels).mean()), float(probs[cards].max(1).mean())
 
 
+def _finetune(
+    data: dict[str, dict[str, np.ndarray]], epochs: dict[str, int], model_dir: Path, threads: int
+) -> dict[str, bytes]:
+    """Fine-tune each generic network named in ``data`` ("classifier": crops and labels, "locator":
+    strips) in its own torch subprocess; side by side when ``threads`` is enough for one each (the
+    station's two cores), else one after the other. The fitted ONNX models, serialised."""
+    python = train_python()
+    each = str(max(1, threads // len(data)))
+    with tempfile.TemporaryDirectory() as tmp:
+        running = {}
+        for name, arrays in data.items():
+            np.savez(Path(tmp) / f"{name}.npz", **arrays)
+            cmd = [python, "-m", "vision.deck.finetune", "--model", str(model_dir / f"{name}.onnx")]
+            cmd += ["--crops" if name == "classifier" else "--strips", str(Path(tmp) / f"{name}.npz")]
+            cmd += ["--out", str(Path(tmp) / f"{name}.onnx"), "--epochs", str(epochs[name]), "--threads", each]
+            running[name] = subprocess.Popen(
+                cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+            )
+            if threads < len(data):
+                _wait(name, running[name])
+        for name, proc in running.items():
+            if proc.returncode is None:  # not yet waited for
+                _wait(name, proc)
+        return {name: (Path(tmp) / f"{name}.onnx").read_bytes() for name in data}
+
+
+def _wait(name: str, proc: subprocess.Popen) -> None:
+    _, err = proc.communicate()
+    if proc.returncode != 0:
+        raise RegistrationError(f"fine-tuning the {name} failed:\n{err[-2000:]}")
+
+
 def register(
     photo_dir: Path,
     design: str,
     *,
     per_card: int = 150,
-    epochs: int = 4,
+    epochs: int = 6,
+    frames: int = 300,
+    locator_epochs: int = 2,
     seed: int = 0,
+    threads: int = 2,
     model_dir: Path = MODELS_DIR,
     log: Callable[[str], None] = lambda _: None,
 ) -> DeckProfile:
@@ -108,29 +150,31 @@ def register(
     crops, labels = synth_crops(faces, per_card, seed)
     held, held_labels = synth_crops(faces, max(10, per_card // 5), seed + 1)
     log(f"synthesised {len(labels)} training and {len(held_labels)} held-back crops: {time.monotonic() - start:.0f} s")
-    python = train_python()
-    with tempfile.TemporaryDirectory() as tmp:
-        np.savez(Path(tmp) / "crops.npz", crops=crops, labels=labels)
-        out = Path(tmp) / "classifier.onnx"
-        cmd = [python, "-m", "vision.deck.finetune", "--model", str(model_dir / "classifier.onnx")]
-        cmd += ["--crops", str(Path(tmp) / "crops.npz"), "--out", str(out), "--epochs", str(epochs)]
-        done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RegistrationError(f"fine-tuning failed:\n{done.stderr[-2000:]}")
-        model = out.read_bytes()
-    log(f"fine-tuned {epochs} epochs: {time.monotonic() - start:.0f} s")
-    classify = onnx_classifier(model)
-    accuracy, confidence = _mean_confidence(classify, held, held_labels)
-    others = []
-    for name in CALIBRATION_DESIGNS:
-        try:
-            other, other_labels = synth_crops(load_design(name).faces, 4, seed + 2)
-        except FileNotFoundError:  # artwork not installed: fall back to a fixed margin below
-            continue
-        others.append(_mean_confidence(classify, other, other_labels)[1])
-    mismatch_below = (confidence + max(others)) / 2 if others else confidence - 0.12
+    data = {"classifier": {"crops": crops, "labels": labels}}
+    if frames:
+        scenes = rendered_data(faces, frames, seed, jobs=threads)
+        data["classifier"]["crops"] = np.concatenate([crops, jittered_crops(scenes["crops"], seed)])
+        data["classifier"]["labels"] = np.concatenate([labels, scenes["labels"]])
+        data["locator"] = {key: value for key, value in scenes.items() if key.startswith("loc_")}
+        counts = f"{len(scenes['loc_n'])} strips, {len(scenes['labels'])} crops"
+        log(f"rendered {frames} frames ({counts}): {time.monotonic() - start:.0f} s")
+    epochs_of = {"classifier": epochs, "locator": locator_epochs}
+    models = _finetune(data, epochs_of, model_dir, threads)
+    model, locator = models["classifier"], models.get("locator")
+    log(f"fine-tuned the {' and the '.join(models)}: {time.monotonic() - start:.0f} s")
+    accuracy, confidence = _mean_confidence(onnx_classifier(model), held, held_labels)
+    peak = DECK_PEAK if locator is None else ADAPTED_PEAK
+    reader = CardReader(
+        onnx_locator(locator or str(model_dir / "locator.onnx")), onnx_classifier(model), Thresholds(peak=peak)
+    )
+    calibration = calibrate(reader, install_faces(faces), CALIBRATION_DESIGNS, seed=seed + 2)
+    mismatch_below = calibration.mismatch_below
     seconds = time.monotonic() - start
-    log(f"held-back accuracy {accuracy:.2%}, confidence {confidence:.2f}, mismatch below {mismatch_below:.2f}")
+    log(f"held-back accuracy {accuracy:.2%}, crop confidence {confidence:.2f}")
+    other = "no other design installed" if calibration.other is None else f"other designs {calibration.other:.2f}"
+    log(f"frame confidence: this deck {calibration.own:.2f}, {other}; mismatch below {mismatch_below:.2f}")
+    if calibration.other is not None and calibration.own <= calibration.other:
+        log("warning: the profile reads other designs as confidently as this deck: check the photos' cut faces")
     meta = DeckMeta(
         design=design,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -138,7 +182,7 @@ def register(
         held_back_crops=len(held_labels),
         confidence=round(confidence, 4),
         mismatch_below=round(mismatch_below, 4),
-        peak=DECK_PEAK,
+        peak=peak,
         seconds=round(seconds, 1),
     )
-    return DeckProfile(meta, model)
+    return DeckProfile(meta, model, locator)

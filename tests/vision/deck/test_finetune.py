@@ -1,4 +1,5 @@
-"""The fine-tuning subprocess, quickly: a few crops of the drawn design, one epoch, crop accuracy rises.
+"""The fine-tuning subprocesses, quickly: a few crops (strips) of the drawn design, two epochs, crop
+accuracy (the locator's answer at the deck's index anchors) rises.
 
 Needs a Python with torch (skipped otherwise); the slow test and ``benchmarks/deck.py`` go to full size.
 """
@@ -12,9 +13,10 @@ import pytest
 
 from vision.deck.crops import CODES, NONE, synth_crops
 from vision.deck.drawn import draw_face
-from vision.deck.profile import onnx_classifier
 from vision.deck.register import REPO, RegistrationError, train_python
-from vision.reader import MODELS_DIR
+from vision.deck.rendered import rendered_data
+from vision.reader import MODELS_DIR, onnx_classifier, onnx_locator
+from vision.strips import GRID_H, GRID_W, LOCATOR_STRIDE
 
 
 def accuracy(classify, crops: np.ndarray, labels: np.ndarray) -> float:
@@ -38,3 +40,34 @@ def test_finetuning_lifts_crop_accuracy(models, tmp_path):
     assert after > before + 0.3, (before, after)
     tuned = onnx_classifier(str(tmp_path / "c.onnx"))(held[held_labels == NONE])
     assert (tuned.argmax(1) == NONE).mean() > 0.9  # still rejects what is not an index
+
+
+def anchor_heat(locate, data: dict[str, np.ndarray]) -> float:
+    """Mean heatmap score at the true index anchors (their cell or a neighbour): how strongly the locator
+    answers the deck's indices (on a few frames nearly all already pass the peak threshold; the
+    benchmark measures the anchors found)."""
+    heat = np.pad(1 / (1 + np.exp(-locate(data["loc_x"])[:, 0])), ((0, 0), (1, 1), (1, 1)))
+    scores = [
+        heat[i, y : y + 3, x : x + 3].max()
+        for i, n in enumerate(data["loc_n"])
+        for x, y in (data["loc_anchor"][i, :n] / LOCATOR_STRIDE).astype(int)
+        if 0 <= y < GRID_H and 0 <= x < GRID_W
+    ]
+    return float(np.mean(scores))
+
+
+def test_locator_finetuning_answers_the_decks_indices_more_strongly(models, tmp_path):
+    try:
+        python = train_python()
+    except RegistrationError as err:
+        pytest.skip(str(err))
+    faces = {code: draw_face(code) for code in CODES}
+    strips = {k: v for k, v in rendered_data(faces, 10, seed=1).items() if k.startswith("loc_")}
+    held = rendered_data(faces, 3, seed=2)
+    np.savez(tmp_path / "strips.npz", **strips)
+    cmd = [python, "-m", "vision.deck.finetune", "--model", str(MODELS_DIR / "locator.onnx"), "--threads", "1"]
+    cmd += ["--strips", str(tmp_path / "strips.npz"), "--out", str(tmp_path / "l.onnx"), "--epochs", "2"]
+    subprocess.run(cmd, cwd=REPO, check=True, capture_output=True)
+    before = anchor_heat(onnx_locator(str(MODELS_DIR / "locator.onnx")), held)
+    after = anchor_heat(onnx_locator(str(tmp_path / "l.onnx")), held)
+    assert after > before + 0.03, (before, after)

@@ -11,7 +11,7 @@ import pytest
 from referee_station.cli import main
 from tests.vision.scenes import scene
 from vision.deck.mismatch import DeckCheck
-from vision.deck.profile import DeckMeta, DeckProfile
+from vision.deck.profile import DeckMeta, DeckProfile, reader_for
 from vision.reader import MODELS_DIR, FrameReading, SeatReading
 from vision.synth.render import render
 
@@ -33,6 +33,11 @@ def test_zip_and_folder_round_trip(tmp_path):
     (folder / "deck.json").write_text(json.dumps(META.__dict__))
     (folder / "classifier.onnx").write_bytes(b"onnx bytes")
     assert DeckProfile.load(folder) == profile
+    (folder / "locator.onnx").write_bytes(b"locator bytes")  # a profile with an adapted locator
+    assert DeckProfile.load(folder).locator == b"locator bytes"
+    with_locator = DeckProfile(META, b"onnx bytes", b"locator bytes")
+    with_locator.save(tmp_path / "l.deck")
+    assert DeckProfile.load(tmp_path / "l.deck") == with_locator
 
 
 @pytest.mark.parametrize(
@@ -103,3 +108,20 @@ def test_register_deck_reports_missing_cards(tmp_path, capsys):
     assert main(["register-deck", str(tmp_path), "-o", str(tmp_path / "x.deck")]) == 2
     assert "no photo for 2s" in capsys.readouterr().err
     assert not (tmp_path / "x.deck").exists()
+
+
+def test_reader_for_reads_with_the_profiles_locator(models, frame_file):
+    image, corners = frame_file
+    frame, corners = cv2.imread(str(image)), np.array([p.split(",") for p in corners.split(";")], float)
+    generic = generic_profile(0.5)
+    carried = DeckProfile(generic.meta, generic.classifier, (MODELS_DIR / "locator.onnx").read_bytes())
+    assert reader_for(carried).read(frame, corners).seats["S"].cards == ["5s", "5h", "5d"]
+    wrong = DeckProfile(generic.meta, generic.classifier, generic.classifier)  # not a locator at all
+    with pytest.raises(Exception, match=r"(?i)invalid|dimension|shape"):
+        reader_for(wrong).read(frame, corners)
+
+
+def test_reader_for_names_missing_models(tmp_path):
+    (tmp_path / "classifier.onnx").write_bytes(b"x")
+    with pytest.raises(ValueError, match=r"no card reader models \(locator.onnx\) in"):
+        reader_for(None, tmp_path)

@@ -1,0 +1,92 @@
+"""Rendered frames of the registered deck: training data for adapting the locator (and the classifier).
+
+The synthetic crops (``crops``) teach the classifier the deck's indices, but the locator, which finds the
+index anchors in a play-area strip, only ever saw the training designs: on an unseen font it answers
+weakly and misses about one anchor in twenty. Here the 54 faces cut from the registration photos are
+installed as a renderer design (like ``vision.deck.drawn`` does for the test design) and drawn into
+random table scenes with the generic training looks, and ``models.dataset.generate`` cuts those frames
+into locator strips (anchors, card and occluder masks) and index crops exactly as it does for the
+generic training. The backs come from a training design: registration photographs faces only, and a
+back carries no index for either network to learn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import shutil
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.dataset import CROP_MARGIN, generate
+from vision.deck.crops import CODES
+from vision.strips import CROP_H, CROP_W
+from vision.synth.artwork import CACHE_DIR, CARD_PX, load_design
+
+BACK_DESIGN = "anglo"
+"""The training design whose back the registered deck's face-down cards get."""
+
+
+def _back() -> np.ndarray:
+    """A card back (BGRA at ``CARD_PX``): the training design's, or plain blue when its artwork is absent."""
+    try:
+        return load_design(BACK_DESIGN).back
+    except OSError:  # FileNotFoundError: the artwork or rsvg-convert is not installed
+        back = np.zeros((CARD_PX[1], CARD_PX[0], 4), np.uint8)
+        back[:] = (150, 60, 30, 255)
+        return back
+
+
+def install_faces(faces: dict[str, np.ndarray], cache_dir: Path = CACHE_DIR) -> str:
+    """Write the deck's faces where ``load_design`` finds designs, under a name taken from their pixels
+    (the same photos give the same design, another deck never overwrites it); return that name."""
+    missing = [code for code in CODES if code not in faces]
+    if missing:
+        raise ValueError(f"cannot install a deck without faces for {' '.join(missing)}")
+    digest = hashlib.sha256(b"".join(np.ascontiguousarray(faces[code]).tobytes() for code in CODES))
+    name = f"registered_{digest.hexdigest()[:12]}"
+    dest = cache_dir / name
+    if dest.exists():
+        return name
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=dest.parent))
+    for code in CODES:
+        cv2.imwrite(str(staging / f"{code}.png"), faces[code])
+    cv2.imwrite(str(staging / "back.png"), _back())
+    try:
+        staging.rename(dest)
+    except OSError:  # another process installed the same faces first
+        shutil.rmtree(staging)
+    return name
+
+
+def rendered_data(faces: dict[str, np.ndarray], frames: int, seed: int, jobs: int = 1) -> dict[str, np.ndarray]:
+    """Locator strips and index crops (``models.dataset`` format) of ``frames`` scenes of this deck,
+    rendered by ``jobs`` processes (rendering is most of registration's time after the fine-tuning)."""
+    if frames < 1:
+        raise ValueError(f"rendered frames must be at least 1, got {frames}")
+    design = install_faces(faces)
+    jobs = max(1, min(jobs, frames))
+    sizes = [frames // jobs + (i < frames % jobs) for i in range(jobs)]
+    if jobs == 1:
+        return generate(frames, seed, False, (design,))
+    with ProcessPoolExecutor(jobs) as pool:
+        parts = list(
+            pool.map(generate, sizes, [seed * 1000 + i for i in range(jobs)], [False] * jobs, [(design,)] * jobs)
+        )
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+
+
+def jittered_crops(crops: np.ndarray, seed: int) -> np.ndarray:
+    """Classifier-size crops cut from ``models.dataset``'s margined crops, shifted by up to the margin:
+    the locator's anchor error, as the generic training applies it."""
+    rng = random.Random(seed)
+    out = np.empty((len(crops), CROP_H, CROP_W, 3), np.uint8)
+    for i, crop in enumerate(crops):
+        dy, dx = rng.randint(0, 2 * CROP_MARGIN), rng.randint(0, 2 * CROP_MARGIN)
+        out[i] = crop[dy : dy + CROP_H, dx : dx + CROP_W]
+    return out
