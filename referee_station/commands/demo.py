@@ -76,14 +76,19 @@ def tables_of(args: argparse.Namespace) -> list[LiveTable]:
         return [LiveTable(name, events) for name, events in feeds]
     from referee_station.console.live.camera import CameraTable
     from vision.deck.drawn import DRAWN_DESIGN, install_drawn_design
+    from vision.deck.mismatch import WatchedReader
     from vision.deck.profile import DeckProfile, reader_for
 
     if args.design == DRAWN_DESIGN:
         install_drawn_design()
-    read = reader_for(DeckProfile.load(args.deck) if args.deck else None).read  # one reader: tables take turns
+    deck = DeckProfile.load(args.deck) if args.deck else None
+    read, watch = reader_for(None).read, None  # one reader for every table: they take turns in one thread
+    if deck is not None:  # a profile for another deck than the one on the table is reported, not used silently
+        watched = WatchedReader(reader_for(deck), deck.meta.design, deck.meta.mismatch_below)
+        read, watch = watched, watched.news
     tables = []
     for i, (name, events) in enumerate(feeds):
-        camera = CameraTable(name, events, read, design=args.design, fps=args.fps, seed=args.seed + i)
+        camera = CameraTable(name, events, read, design=args.design, fps=args.fps, seed=args.seed + i, watch=watch)
         tables.append(LiveTable(name, camera, camera))
     return tables
 

@@ -85,3 +85,23 @@ def test_demo_tables_are_seen_through_the_camera():
 def test_demo_names_missing_artwork(capsys):
     assert main(["demo", "--headless", "--tables", "1", "--deals", "1", "--design", "no_such_deck"]) == 2
     assert "no_such_deck" in capsys.readouterr().err
+
+
+def test_demo_reads_with_a_deck_profile_and_reports_a_mismatch(tmp_path, capsys):
+    """``--deck``: the tables are read with the profile's classifier; a profile that does not fit the cards
+    on the table (here: one demanding a mean confidence no reader reaches) is reported while they play."""
+    from tests.vision.deck.test_profile import generic_profile
+
+    generic_profile(0.99).save(tmp_path / "g.deck")
+    (table,) = simulated_tables(1, seed=3, deals=1, violations=0.0)
+    log = tmp_path / "t.jsonl"
+    log.write_text("\n".join(e.to_line() for e in table.events if e.t <= 150) + "\n", encoding="utf-8")
+    assert main(["demo", "--headless", "--speed", "0", "--log", str(log), "--deck", str(tmp_path / "g.deck")]) == 0
+    warnings = [line for line in capsys.readouterr().out.splitlines() if "⚠" in line]
+    assert len(warnings) == 1 and "deck profile 'generic' does not match" in warnings[0]
+    generic_profile(0.3).save(tmp_path / "fits.deck")
+    assert main(["demo", "--headless", "--speed", "0", "--log", str(log), "--deck", str(tmp_path / "fits.deck")]) == 0
+    assert "⚠" not in capsys.readouterr().out
+    (tmp_path / "bad.deck").write_bytes(b"junk")
+    assert main(["demo", "--headless", "--log", str(log), "--deck", str(tmp_path / "bad.deck")]) == 2
+    assert "not a deck profile" in capsys.readouterr().err

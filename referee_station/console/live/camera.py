@@ -14,7 +14,7 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -36,7 +36,15 @@ class CameraTable:
     """One table's input feed (iterate it) and its camera (``frame``), from a simulated match."""
 
     def __init__(
-        self, name: str, events: Sequence[Record], read: ReadFrame, *, design: str, fps: float = 10.0, seed: int = 0
+        self,
+        name: str,
+        events: Sequence[Record],
+        read: ReadFrame,
+        *,
+        design: str,
+        fps: float = 10.0,
+        seed: int = 0,
+        watch: Callable[[], str | None] | None = None,
     ) -> None:
         self.name = name
         self.fps = fps
@@ -49,12 +57,19 @@ class CameraTable:
         self._recent: deque[tuple[float, np.ndarray]] = deque(maxlen=max(1, round(KEEP_SECONDS * fps)))
         self.camera_events: list[Record] = []
         """What the camera reported, for checking the reader against the simulation."""
+        self.watch = watch
+        """The deck check of a registered profile (``WatchedReader.news``): a mismatch becomes a warning."""
+        self._warnings: list[tuple[float, str]] = []
 
     def __iter__(self) -> Iterator[Record]:
         """The table's inputs in time order; frames are rendered and read as the referee asks for events."""
         for t, frame in itertools.chain([self._first], self._frames):
             self._recent.append((t, frame))
             seen = self.pipeline.process(t, frame)  # first: it moves the horizon
+            self._warnings += self.pipeline.warnings
+            self.pipeline.warnings.clear()
+            if self.watch is not None and (news := self.watch()):
+                self._warnings.append((t, news))
             yield from self._released(self.pipeline.horizon(t), seen)
         yield from self._released(float("inf"), self.pipeline.finish())
 
@@ -62,6 +77,11 @@ class CameraTable:
         self.camera_events += camera
         for event, _ in self._merge.release(limit, camera):
             yield event
+
+    def take_warnings(self) -> list[tuple[float, str]]:
+        """Warnings since the last call, (table time, text): the camera moved, the deck does not match."""
+        out, self._warnings = self._warnings, []
+        return out
 
     def frame(self, t: float) -> np.ndarray | None:
         """The table from above at ``t``: the last frame taken at or before ``t`` (the first kept one
