@@ -90,15 +90,21 @@ def test_keyboard_shortcuts(qtbot):
     assert [(a.flag.id, a.decision) for a in wired.model.alerts.answered] == [(2, "dismiss"), (1, "confirm")]
 
 
-def test_manual_entry_produces_the_right_event(qtbot):
+def _manual_entry(qtbot) -> tuple[Wired, list, ManualEntryView]:
+    """Manual entry over T1 (two events in), East selected; ``sent`` collects what the console sends."""
     wired = Wired({"T1": two_warnings()[:2]})
-    sent = []
+    sent: list = []
     wired.model.send.connect(lambda table, event, who: sent.append((table, event, who)))
     view = ManualEntryView(wired.model)
     qtbot.addWidget(view)
     wired.run()
     view.set_table("T1")
     view.seat.setCurrentIndex(0)  # 东 E
+    return wired, sent, view
+
+
+def test_manual_entry_produces_the_right_event(qtbot):
+    wired, sent, view = _manual_entry(qtbot)
     view.argument.setText("3s 3h")
     qtbot.mouseClick(view.buttons["play"], Qt.MouseButton.LeftButton)
     assert sent == [("T1", PlayCards(t=1.0, seat="E", cards=("3s", "3h")), "张裁判")]
@@ -110,14 +116,7 @@ def test_manual_entry_produces_the_right_event(qtbot):
 
 
 def test_clicked_cards_make_the_play_and_a_third_copy_is_refused(qtbot):
-    wired = Wired({"T1": two_warnings()[:2]})
-    sent = []
-    wired.model.send.connect(lambda table, event, who: sent.append((table, event, who)))
-    view = ManualEntryView(wired.model)
-    qtbot.addWidget(view)
-    wired.run()
-    view.set_table("T1")
-    view.seat.setCurrentIndex(0)  # 东 E
+    wired, sent, view = _manual_entry(qtbot)
     picker = view.picker
     for _ in range(3):
         qtbot.mouseClick(picker.buttons["3s"], Qt.MouseButton.LeftButton)

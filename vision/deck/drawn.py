@@ -15,8 +15,6 @@ from __future__ import annotations
 import json
 import math
 import random
-import shutil
-import tempfile
 from pathlib import Path
 
 import cv2
@@ -24,7 +22,7 @@ import numpy as np
 
 from referee_station.rules import DECK
 from vision.geometry import SEATS
-from vision.synth.artwork import CACHE_DIR, CARD_PX
+from vision.synth.artwork import CACHE_DIR, CARD_PX, install_design
 from vision.synth.render import render
 from vision.synth.scene import Camera, Look, PlacedCard, Scene, SeatScene
 
@@ -147,19 +145,9 @@ def draw_back() -> np.ndarray:
 
 def install_drawn_design(cache_dir: Path = CACHE_DIR) -> str:
     """Write the drawn deck where ``load_design`` finds designs (once) and return its name."""
-    dest = cache_dir / DRAWN_DESIGN
-    if dest.exists():
+    if (cache_dir / DRAWN_DESIGN).exists():
         return DRAWN_DESIGN
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=dest.parent))
-    for card in DECK:
-        cv2.imwrite(str(staging / f"{card.code}.png"), draw_face(card.code))
-    cv2.imwrite(str(staging / "back.png"), draw_back())
-    try:
-        staging.rename(dest)
-    except OSError:  # another process wrote it first
-        shutil.rmtree(staging)
-    return DRAWN_DESIGN
+    return install_design(DRAWN_DESIGN, {card.code: draw_face(card.code) for card in DECK}, draw_back(), cache_dir)
 
 
 def registration_photos(out_dir: Path, design: str, seed: int = 0) -> None:

@@ -16,6 +16,7 @@ reaches the trained-design level in a few epochs (numbers in README.md, "Deck re
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from pathlib import Path
 
@@ -103,19 +104,15 @@ def finetune(
     steps = epochs * ((len(y) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.15)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    net.train()
-    for _ in range(epochs):
+
+    def losses():
         order = torch.randperm(len(y))
         for i in range(0, len(y), batch):
             idx = order[i : i + batch]
             xb = x[idx] * (0.8 + 0.4 * torch.rand(len(idx), 1, 1, 1))  # brightness, on top of the synthesis
-            loss = loss_fn(net(xb), y[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-    net.eval()
-    return net.to_onnx(model)
+            yield functools.partial(lambda xb, yb: loss_fn(net(xb), yb), xb, y[idx])
+
+    return _train(net, model, opt, sched, epochs, losses)
 
 
 def finetune_locator(
@@ -133,15 +130,27 @@ def finetune_locator(
     batch = min(16, n)  # a few frames' strips still make one batch
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=epochs * (n // batch), pct_start=0.15)
-    net.train()
-    for _ in range(epochs):
+
+    def loss(idx: np.ndarray) -> torch.Tensor:
+        x = torch.from_numpy(data["loc_x"][idx]).permute(0, 3, 1, 2).float() / 255
+        heat, offset, has = locator_targets(data["loc_anchor"][idx], data["loc_n"][idx])
+        masks = torch.from_numpy(data["loc_mask"][idx].astype(np.float32))
+        return locator_loss(net(_photometric(x, gen)), heat, offset, has, masks)
+
+    def losses():
         order = torch.randperm(n, generator=gen).numpy()
         for i in range(0, n - batch + 1, batch):
-            idx = np.sort(order[i : i + batch])
-            x = torch.from_numpy(data["loc_x"][idx]).permute(0, 3, 1, 2).float() / 255
-            heat, offset, has = locator_targets(data["loc_anchor"][idx], data["loc_n"][idx])
-            masks = torch.from_numpy(data["loc_mask"][idx].astype(np.float32))
-            loss = locator_loss(net(_photometric(x, gen)), heat, offset, has, masks)
+            yield functools.partial(loss, np.sort(order[i : i + batch]))
+
+    return _train(net, model, opt, sched, epochs, losses)
+
+
+def _train(net, model: onnx.ModelProto, opt, sched, epochs: int, losses) -> onnx.ModelProto:
+    """The loop both fine-tunes share: ``losses()`` yields one epoch of batch losses to compute and step on."""
+    net.train()
+    for _ in range(epochs):
+        for batch_loss in losses():
+            loss = batch_loss()
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -14,18 +14,15 @@ from __future__ import annotations
 
 import hashlib
 import random
-import shutil
-import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from models.dataset import CROP_MARGIN, generate
 from vision.deck.crops import CODES
 from vision.strips import CROP_H, CROP_W
-from vision.synth.artwork import CACHE_DIR, CARD_PX, load_design
+from vision.synth.artwork import CACHE_DIR, CARD_PX, install_design, load_design
 
 BACK_DESIGN = "anglo"
 """The training design whose back the registered deck's face-down cards get."""
@@ -49,19 +46,9 @@ def install_faces(faces: dict[str, np.ndarray], cache_dir: Path = CACHE_DIR) -> 
         raise ValueError(f"cannot install a deck without faces for {' '.join(missing)}")
     digest = hashlib.sha256(b"".join(np.ascontiguousarray(faces[code]).tobytes() for code in CODES))
     name = f"registered_{digest.hexdigest()[:12]}"
-    dest = cache_dir / name
-    if dest.exists():
+    if (cache_dir / name).exists():
         return name
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=dest.parent))
-    for code in CODES:
-        cv2.imwrite(str(staging / f"{code}.png"), faces[code])
-    cv2.imwrite(str(staging / "back.png"), _back())
-    try:
-        staging.rename(dest)
-    except OSError:  # another process installed the same faces first
-        shutil.rmtree(staging)
-    return name
+    return install_design(name, {code: faces[code] for code in CODES}, _back(), cache_dir)
 
 
 def rendered_data(faces: dict[str, np.ndarray], frames: int, seed: int, jobs: int = 1) -> dict[str, np.ndarray]:

@@ -114,3 +114,21 @@ def load_design(name: str) -> Design:
         _rasterise(name, dest)
     faces = {c.code: cv2.imread(str(dest / f"{c.code}.png"), cv2.IMREAD_UNCHANGED) for c in DECK}
     return Design(name, faces, cv2.imread(str(dest / "back.png"), cv2.IMREAD_UNCHANGED))
+
+
+def install_design(name: str, faces: dict[str, np.ndarray], back: np.ndarray, cache_dir: Path = CACHE_DIR) -> str:
+    """Write faces drawn or cut elsewhere (a test deck, a registered deck) where ``load_design`` finds
+    designs, once; staged and renamed so that two processes never leave half a design. Returns ``name``."""
+    dest = cache_dir / name
+    if dest.exists():
+        return name
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=dest.parent))
+    for code, face in faces.items():
+        cv2.imwrite(str(staging / f"{code}.png"), face)
+    cv2.imwrite(str(staging / "back.png"), back)
+    try:
+        staging.rename(dest)
+    except OSError:  # another process installed it first
+        shutil.rmtree(staging)
+    return name
