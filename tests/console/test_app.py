@@ -24,3 +24,25 @@ def test_engine_thread_feeds_the_window_and_takes_rulings(qtbot):
     assert app.engine.is_running()
     app.stop()
     assert not app.engine.is_running()
+
+
+def test_a_camera_warning_stays_in_the_status_bar(qtbot, tmp_path):
+    """A table read with a deck profile that does not fit its cards: the warning crosses from the engine
+    thread and stays in the window's status bar, naming the table."""
+    from referee_station.console.live.camera import CameraTable
+    from referee_station.console.live.simulated import simulated_tables
+    from tests.vision.deck.test_profile import generic_profile
+    from vision.deck.mismatch import WatchedReader
+    from vision.deck.profile import reader_for
+
+    (table,) = simulated_tables(1, seed=3, deals=1, violations=0.0)
+    watched = WatchedReader(reader_for(generic_profile(0.99)), "generic", 0.99)
+    events = [e for e in table.events if e.t <= 120]
+    camera = CameraTable("T1", events, watched, design="anglo", fps=5.0, watch=watched.news)
+    app = ConsoleApp([LiveTable("T1", camera, camera)], speed=0)
+    qtbot.addWidget(app.window, before_close_func=lambda w: app.engine.stop())
+    app.start()
+    qtbot.waitUntil(lambda: bool(app.window.warning.text()), timeout=60_000)
+    assert app.window.warning.text().startswith("⚠ T1 ")
+    assert "deck profile 'generic' does not match" in app.window.warning.text()
+    app.stop()

@@ -47,6 +47,15 @@ class LiveHall:
             updates.append(min(ready, key=lambda r: r.next_t or 0.0).step())
         return updates
 
+    def warnings(self) -> list[tuple[str, float, str]]:
+        """(table, table time, text) of the cameras' warnings since the last call: the camera moved, the
+        deck profile does not match the cards (``CameraTable.take_warnings``)."""
+        return [
+            (name, when, text)
+            for name, runner in self.runners.items()
+            for when, text in getattr(runner.camera, "take_warnings", list)()
+        ]
+
     def close(self) -> None:
         """Let go of every table's devices."""
         for runner in self.runners.values():

@@ -33,11 +33,11 @@ def run_headless(
                 model.apply(update)
                 for line in timeline_lines(update):
                     print(line, file=out, flush=True)
-                _print_warnings(tables, out)
+                _print_warnings(hall, out)
             time.sleep(min(LONGEST_SLEEP, hall.wait()))
     finally:
         hall.close()
-    _print_warnings(tables, out)
+    _print_warnings(hall, out)
     for name in hall.runners:
         table = model.table(name)
         flags = sum(1 for a in model.alerts.answered + model.alerts.pending if a.table == name)
@@ -46,8 +46,7 @@ def run_headless(
     return model
 
 
-def _print_warnings(tables: Sequence[LiveTable], out: TextIO) -> None:
+def _print_warnings(hall: LiveHall, out: TextIO) -> None:
     """The cameras' warnings (moved, deck mismatch) since the last look, as timeline lines."""
-    for table in tables:
-        for when, text in getattr(table.camera, "take_warnings", list)():
-            print(f"{when:8.1f}s {table.name:>4}  ⚠ {text}", file=out, flush=True)
+    for table, when, text in hall.warnings():
+        print(f"{when:8.1f}s {table:>4}  ⚠ {text}", file=out, flush=True)

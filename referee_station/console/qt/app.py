@@ -35,6 +35,7 @@ class ConsoleApp:
         self.engine = Engine(self.hall)
         self.engine.updates.connect(self.apply)
         self.engine.finished_hall.connect(self.window.feeds_ended)
+        self.engine.warned.connect(self.window.show_warnings)
 
     def apply(self, updates: list) -> None:
         """GUI thread: land a batch of updates in the models (the views follow their signals)."""

@@ -30,11 +30,14 @@ class Engine(QObject):
 
     updates = Signal(object)
     finished_hall = Signal()
+    warned = Signal(object)
+    """list[(table, table time, text)]: the cameras' warnings (moved, deck mismatch)."""
 
     def __init__(self, hall: LiveHall) -> None:
         super().__init__()
         self.hall = hall
         self._batches: queue.SimpleQueue[list | None] = queue.SimpleQueue()
+        self._warnings: queue.SimpleQueue[list] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._worker = threading.Thread(target=self._run, name="live-hall", daemon=True)
         self._pump = QTimer(self)
@@ -62,12 +65,16 @@ class Engine(QObject):
             batch = self.hall.due(BATCH, BATCH_S)
             if batch:
                 self._batches.put(batch)
+            if warnings := self.hall.warnings():
+                self._warnings.put(warnings)
             if self.hall.done and not announced:
                 announced = True
                 self._batches.put(None)
             self._stop.wait(POLL_S if self.hall.done else max(0.001, min(POLL_S, self.hall.wait())))
 
     def _deliver(self) -> None:
+        while not self._warnings.empty():
+            self.warned.emit(self._warnings.get_nowait())
         while True:
             try:
                 batch = self._batches.get_nowait()

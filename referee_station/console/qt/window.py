@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget
 
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
@@ -53,6 +53,10 @@ class ConsoleWindow(QMainWindow):
         self.language.triggered.connect(self.toggle_language)
         self.addToolBar("language").addAction(self.language)
         self.selected: str | None = None
+        self.warnings: list[tuple[str, float, str]] = []
+        self.warning = QLabel()
+        self.warning.setStyleSheet("color: #b71c1c; font-weight: bold")
+        self.statusBar().addPermanentWidget(self.warning)
         self.hall.table_selected.connect(self.select)
         model.hall.table_added.connect(lambda name: self.select(name) if self.selected is None else None)
         model.language_changed.connect(self.retranslate)
@@ -63,6 +67,14 @@ class ConsoleWindow(QMainWindow):
         self.table_view.set_model(self.model.table(table))
         for view in (self.register, self.manual, self.sheet):
             view.set_table(table)
+
+    def show_warnings(self, warnings: list[tuple[str, float, str]]) -> None:
+        """Camera warnings stay in the status bar (the latest shown, all in its tooltip): a moved camera
+        or a wrong deck profile concerns every later read, not one flag."""
+        self.warnings += warnings
+        table, when, text = self.warnings[-1]
+        self.warning.setText(f"⚠ {table} {when:.1f}s: {text}")
+        self.warning.setToolTip("\n".join(f"{t} {w:.1f}s: {x}" for t, w, x in self.warnings))
 
     def feeds_ended(self) -> None:
         """Every table's feed is over; flags can still be ruled and sheets exported."""
