@@ -48,8 +48,11 @@ def render_card(m: dict) -> str:
         "  JPEG 55–95; corners jittered by 1.5 px (manual calibration).",
         f"- {d.get('train_frames', '?')} training frames → {d.get('train_strips', '?')} strips and "
         f'{d.get("train_frame_crops", "?")} crops (cards and "none"), plus '
-        f"{d.get('train_crops', 0) - d.get('train_frame_crops', 0)} crops synthesised straight from the artwork "
-        "(`models.crops`: card turned and shifted, camera resolution 6.5–11.5 px/cm, light, blur, noise, JPEG); "
+        f"{d.get('train_crops', 0) - d.get('train_frame_crops', 0) - d.get('train_font_crops', 0)} crops "
+        "synthesised straight from the artwork (`models.crops`: card turned and shifted, camera resolution "
+        "6.5–11.5 px/cm, light, blur, noise, JPEG) and "
+        f"{d.get('train_font_crops', 0)} the same way from designs drawn with Debian's fonts "
+        "(`vision.synth.fonts`: index typefaces, sizes, positions, colours and suit glyphs drawn at random); "
         f"{d.get('val_frames', '?')} held-out frames → "
         f"{d.get('val_crops', '?')} validation crops. Rendering took {d.get('render_minutes', '?')} min.",
         "",
@@ -58,14 +61,19 @@ def render_card(m: dict) -> str:
         "  side by side, one thread each (`TRAIN_THREADS=1 python -m models.train --only classifier|locator`).",
         "- Classifier: 3×3 conv/BN/ReLU stack 16-32-64-96, ~185k parameters; AdamW lr 3e-3 cosine, batch 128,",
         f"  label smoothing 0.05, ±4 px jitter, brightness/contrast/white balance/noise/blur; "
-        f"{c.get('minutes', '?')} min, {c.get('epochs', '?')} epochs.",
+        f"{c.get('minutes', '?')} min, {c.get('epochs', '?')} epochs"
+        + "".join(
+            f", after an earlier run of {h.get('minutes', '?')} min ({h.get('epochs', '?')} epochs)"
+            for h in reversed(c.get("history", []))
+        )
+        + " (`--resume`).",
         "- Locator: 6 conv layers (strides 2, 2, dilations 1–8), ~42k parameters; CenterNet focal loss on the",
         f"  heatmap, L1 offsets, BCE masks; AdamW lr 3e-3 cosine, batch 16; {loc.get('minutes', '?')} min, "
         f"{loc.get('epochs', '?')} epochs.",
         "- Why not ultralytics: the feasibility probe (VISION_PROBE.md) trained ultralytics' YOLO detector and",
         "  classifier from scratch on this CPU; the detector reached mAP50 ≤ 0.015 and the classifier trailed a",
         "  plain tiny CNN (94.8 % vs 99.2 % seen decks). Two tiny plain-torch nets on rectified strips train in",
-        "  minutes, so the `[train]` extra is torch + onnx only.",
+        "  minutes, so the `[train]` extra is torch, onnx and Pillow (for the font designs).",
         "",
         "## Validation on the held-out design (crops and strips of frames it never trained on)",
         f"- Classifier: {_pct(c.get('accuracy', 0))} of all crops, {_pct(c.get('card_accuracy', 0))} of card crops, "

@@ -345,6 +345,7 @@ def main() -> None:
             "train_strips": len(train["loc_n"]),
             "train_crops": len(train["labels"]),
             "train_frame_crops": int(train.get("frame_crops", len(train["labels"]))),
+            "train_font_crops": sum(len(np.load(p)["labels"]) for p in synth if "fonts" in p.name),
             "val_frames": int(len(val["loc_n"]) // 4),
             "val_crops": len(val["labels"]),
         },
@@ -359,6 +360,9 @@ def main() -> None:
     # read just before writing: the two networks may train in two processes (--only) side by side
     metrics = json.loads(METRICS_JSON.read_text()) if METRICS_JSON.exists() else {}
     render_minutes = render_minutes or metrics.get("data", {}).get("render_minutes", 0)
+    if args.resume and args.only != "locator":  # the card tells how the weights came to be, run by run
+        before = metrics.get("classifier", {})
+        new["classifier"]["history"] = [*before.get("history", []), {k: before.get(k) for k in ("minutes", "epochs")}]
     metrics |= new
     metrics["data"]["render_minutes"] = render_minutes
     metrics.pop("benchmark", None)  # figures of the previous models; rerun python -m benchmarks.vision --record
