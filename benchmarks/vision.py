@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import time
@@ -87,7 +88,8 @@ def main() -> None:
         print("| " + " | ".join(row) + " |")
     if args.record:
         metrics = json.loads(METRICS_JSON.read_text()) if METRICS_JSON.exists() else {}
-        metrics["benchmark"] = {"frames": args.frames, "seed": args.seed, "arms": args.arms, "rows": rows}
+        load = round(os.getloadavg()[0], 1)  # the times depend on what else the two cores were doing
+        metrics["benchmark"] = {"frames": args.frames, "seed": args.seed, "arms": args.arms, "rows": rows, "load": load}
         METRICS_JSON.write_text(json.dumps(metrics, indent=2, ensure_ascii=False) + "\n")
         write_card()
     print("\nstatus confusion (truth → read): " + ", ".join(f"{a}→{b} {n}" for (a, b), n in sorted(confusion.items())))
