@@ -4,11 +4,11 @@ trail of every ruling and manual entry in the hall (who, when, what changed)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
+from referee_station.console.qt.style import DeferredRedraw
 from referee_station.table.events import SIDES
 
 REFRESH_MS = 300
@@ -50,13 +50,10 @@ class RegisterView(QWidget):
         for title, widget in zip(self.titles, (self.rulings, self.penalties, self.audit), strict=True):
             layout.addWidget(title)
             layout.addWidget(widget, 1)
-        self.dirty = True
-        model.alerts.answered_signal.connect(lambda alert: self._mark())
-        model.register.changed.connect(lambda table: self._mark())
+        self.deferred = DeferredRedraw(self, self.redraw, REFRESH_MS, dirty=True)
+        model.alerts.answered_signal.connect(self.deferred.mark)
+        model.register.changed.connect(self.deferred.mark)
         model.language_changed.connect(self.retranslate)
-        self.timer = QTimer(self)
-        self.timer.timeout.connect(self._redraw_if_dirty)
-        self.timer.start(REFRESH_MS)
         self.retranslate(model.lang)
 
     def set_table(self, table: str) -> None:
@@ -64,13 +61,6 @@ class RegisterView(QWidget):
         self.rulings.setRowCount(0)
         self.penalties.setRowCount(0)
         self.redraw()
-
-    def _mark(self) -> None:
-        self.dirty = True
-
-    def _redraw_if_dirty(self) -> None:
-        if self.dirty:
-            self.redraw()
 
     def retranslate(self, lang: str) -> None:
         for widget, columns in (
@@ -85,7 +75,7 @@ class RegisterView(QWidget):
         self.redraw()
 
     def redraw(self) -> None:
-        self.dirty = False
+        self.deferred.dirty = False
         lang = self.model.lang
         register = self.model.register
         _fill(self.audit, [[e.when, e.table, e.who, e.what, e.changed] for e in register.audit])

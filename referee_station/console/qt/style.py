@@ -1,9 +1,11 @@
-"""Colours of states and penalties, and the camera frame as a ``QImage``: shared by the views."""
+"""Colours of states and penalties, the camera frame as a ``QImage`` and deferred redraws: shared by the views."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QColor, QImage
 
 STATE_COLOURS: dict[str, str] = {
@@ -30,3 +32,23 @@ def frame_image(frame: Any) -> QImage | None:
     height, width = frame.shape[:2]
     data = frame.tobytes()
     return QImage(data, width, height, 3 * width, QImage.Format.Format_RGB888).copy()
+
+
+class DeferredRedraw(QObject):
+    """A view's redraw, at most once every ``ms``: model changes only ``mark`` it, so the GUI thread's
+    work follows the screen's pace, not the hall's event rate (the view's ``redraw`` clears ``dirty``)."""
+
+    def __init__(self, parent: QObject, redraw: Callable[[], None], ms: int, dirty: bool = False) -> None:
+        super().__init__(parent)
+        self.dirty = dirty
+        self._redraw = redraw
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self._tick)
+        self.timer.start(ms)
+
+    def mark(self, *_: object) -> None:
+        self.dirty = True
+
+    def _tick(self) -> None:
+        if self.dirty:
+            self._redraw()

@@ -7,7 +7,7 @@ second; redrawing on each would be wasted work on a busy hall).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from referee_station.console.models.cloth import HALF, ZONES, Point, label
 from referee_station.console.models.i18n import tr
 from referee_station.console.models.table import TableModel
-from referee_station.console.qt.style import frame_image
+from referee_station.console.qt.style import DeferredRedraw, frame_image
 from referee_station.table.events import SEATS
 
 REFRESH_MS = 200
@@ -117,19 +117,16 @@ class TableView(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.header)
         layout.addLayout(body, 1)
-        self.dirty = False
         self._shown: list = []
-        self.timer = QTimer(self)
-        self.timer.timeout.connect(self._redraw_if_dirty)
-        self.timer.start(REFRESH_MS)
+        self.deferred = DeferredRedraw(self, self.redraw, REFRESH_MS)
         self.retranslate(lang)
 
     def set_model(self, model: TableModel) -> None:
         if self.model is not None:
-            self.model.changed.disconnect(self._mark)
+            self.model.changed.disconnect(self.deferred.mark)
         self.model = model
         self.canvas.model = model
-        model.changed.connect(self._mark)
+        model.changed.connect(self.deferred.mark)
         self.redraw()
 
     def retranslate(self, lang: str) -> None:
@@ -138,15 +135,8 @@ class TableView(QWidget):
         self.history.setHorizontalHeaderLabels([tr(c, lang) for c in HISTORY_COLUMNS])
         self.redraw()
 
-    def _mark(self) -> None:
-        self.dirty = True
-
-    def _redraw_if_dirty(self) -> None:
-        if self.dirty:
-            self.redraw()
-
     def redraw(self) -> None:
-        self.dirty = False
+        self.deferred.dirty = False
         model = self.model
         if model is None:
             return
