@@ -15,12 +15,12 @@ import argparse
 import random
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from benchmarks.plays import PlayScore
 from vision.deck.drawn import install_drawn_design, registration_photos
 from vision.deck.mismatch import DeckCheck
 from vision.deck.profile import DeckProfile, reader_for
@@ -34,28 +34,18 @@ from vision.synth.scene import random_scene
 
 def play_figures(reader: CardReader, frames: list[Rendered]) -> dict[str, float]:
     """Exact plays, card precision and recall over seats with readable cards; phantom plays in empty ones."""
-    plays = exact = tp = n_pred = n_true = phantom = empties = 0
+    score = PlayScore()
     for frame in frames:
         reading = reader.read(frame.image, frame.corners)
         for seat in SEATS:
-            truth, got = frame.truth[seat], reading.seats[seat]
-            if truth.status == "empty":
-                empties += 1
-                phantom += bool(got.cards)
-                n_pred += len(got.cards)
-            elif truth.status == "cards":
-                plays += 1
-                exact += list(truth.cards) == got.cards
-                tp += sum((Counter(truth.cards) & Counter(got.cards)).values())
-                n_pred += len(got.cards)
-                n_true += len(truth.cards)
+            score.add(frame.truth[seat], reading.seats[seat])
     return {
-        "plays": plays,
-        "exact": exact / max(1, plays),
-        "precision": tp / max(1, n_pred),
-        "recall": tp / max(1, n_true),
-        "phantom": phantom,
-        "empties": empties,
+        "plays": score.plays,
+        "exact": score.exact_share,
+        "precision": score.precision,
+        "recall": score.recall,
+        "phantom": score.phantom,
+        "empties": score.empties,
     }
 
 

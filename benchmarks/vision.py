@@ -18,6 +18,7 @@ from collections import Counter
 
 import cv2
 
+from benchmarks.plays import PlayScore
 from models.card import METRICS_JSON, write_card
 from vision.deck.profile import reader_for
 from vision.geometry import SEATS
@@ -37,7 +38,7 @@ def main() -> None:
     cv2.setNumThreads(2)
     reader = reader_for(None)
     rng = random.Random(args.seed)
-    plays = exact = tp = n_pred = n_true = phantom = empties = 0
+    score = PlayScore()
     status_ok, status_n = 0, 0
     confusion: Counter = Counter()
     times: list[float] = []
@@ -53,32 +54,20 @@ def main() -> None:
             status_n += 1
             status_ok += truth.status == got.status
             confusion[(truth.status, got.status)] += 1
-            if truth.status == "empty":
-                empties += 1
-                phantom += bool(got.cards)
-                n_pred += len(got.cards)
-            elif truth.status == "cards":
-                plays += 1
-                ok = list(truth.cards) == got.cards
-                exact += ok
-                common = Counter(truth.cards) & Counter(got.cards)
-                tp += sum(common.values())
-                n_pred += len(got.cards)
-                n_true += len(truth.cards)
-                if not ok and shown < args.show_errors:
-                    shown += 1
-                    want, read = " ".join(truth.cards), " ".join(got.cards)
-                    print(f"frame {i} {seat}: truth {want} | read {read} ({got.status})")
+            if score.add(truth, got) is False and shown < args.show_errors:
+                shown += 1
+                want, read = " ".join(truth.cards), " ".join(got.cards)
+                print(f"frame {i} {seat}: truth {want} | read {read} ({got.status})")
     times.sort()
     print(
         f"\n{args.frames} frames, design {', '.join(HELDOUT_DESIGNS)} (held out), seed {args.seed}, "
         f"{time.monotonic() - started:.0f} s in all"
     )
     rows = [
-        ("exact plays (every card, in order)", f"{exact / max(1, plays):.2%} ({exact}/{plays})", "≥ 99 %"),
-        ("card precision", f"{tp / max(1, n_pred):.2%} ({tp}/{n_pred})", "≥ 99.8 %"),
-        ("card recall", f"{tp / max(1, n_true):.2%} ({tp}/{n_true})", "≥ 99.8 %"),
-        ("phantom plays in empty areas", f"{phantom}/{empties}", "0"),
+        ("exact plays (every card, in order)", f"{score.exact_share:.2%} ({score.exact}/{score.plays})", "≥ 99 %"),
+        ("card precision", f"{score.precision:.2%} ({score.tp}/{score.n_pred})", "≥ 99.8 %"),
+        ("card recall", f"{score.recall:.2%} ({score.tp}/{score.n_true})", "≥ 99.8 %"),
+        ("phantom plays in empty areas", f"{score.phantom}/{score.empties}", "0"),
         ("seat status correct (empty/cards/unreadable/occluded)", f"{status_ok / status_n:.2%}", ""),
         ("time per frame, 4 play areas, median", f"{statistics.median(times):.1f} ms", "≤ 100 ms"),
         ("time per frame, p90", f"{times[int(0.9 * (len(times) - 1))]:.1f} ms", ""),

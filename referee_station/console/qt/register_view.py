@@ -4,25 +4,17 @@ trail of every ruling and manual entry in the hall (who, when, what changed)."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
-from referee_station.console.qt.style import DeferredRedraw
+from referee_station.console.qt.style import DeferredRedraw, read_only_table
 from referee_station.table.events import SIDES
 
 REFRESH_MS = 300
 RULING_COLUMNS = ("table", "seat", "rule", "penalty", "result", "who")
 PENALTY_COLUMNS = ("side", "penalty", "reason", "when")
 AUDIT_COLUMNS = ("when", "table", "who", "what", "changed")
-
-
-def _table(columns: int) -> QTableWidget:
-    table = QTableWidget(0, columns)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.verticalHeader().setVisible(False)
-    table.horizontalHeader().setStretchLastSection(True)
-    return table
 
 
 def _fill(widget: QTableWidget, rows: list[list[str]]) -> None:
@@ -41,9 +33,9 @@ class RegisterView(QWidget):
         self.model = model
         self.table: str | None = None
         self.ladder = QLabel()
-        self.rulings = _table(len(RULING_COLUMNS))
-        self.penalties = _table(len(PENALTY_COLUMNS))
-        self.audit = _table(len(AUDIT_COLUMNS))
+        self.rulings = read_only_table(len(RULING_COLUMNS))
+        self.penalties = read_only_table(len(PENALTY_COLUMNS))
+        self.audit = read_only_table(len(AUDIT_COLUMNS))
         self.titles = [QLabel(), QLabel(), QLabel()]
         layout = QVBoxLayout(self)
         layout.addWidget(self.ladder)

@@ -7,6 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QColor, QImage
+from PySide6.QtWidgets import QAbstractItemView, QTableWidget
 
 STATE_COLOURS: dict[str, str] = {
     "normal": "#2e7d32",
@@ -52,3 +53,12 @@ class DeferredRedraw(QObject):
     def _tick(self) -> None:
         if self.dirty:
             self._redraw()
+
+
+def read_only_table(columns: int) -> QTableWidget:
+    """A table the views fill and the referee only reads: no editing, no row numbers."""
+    table = QTableWidget(0, columns)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.verticalHeader().setVisible(False)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table

@@ -10,11 +10,9 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
     QLabel,
     QSizePolicy,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -23,7 +21,7 @@ from PySide6.QtWidgets import (
 from referee_station.console.models.cloth import HALF, ZONES, Point, label
 from referee_station.console.models.i18n import tr
 from referee_station.console.models.table import TableModel
-from referee_station.console.qt.style import DeferredRedraw, frame_image
+from referee_station.console.qt.style import DeferredRedraw, frame_image, read_only_table
 from referee_station.table.events import SEATS
 
 REFRESH_MS = 200
@@ -87,14 +85,6 @@ class ClothCanvas(QWidget):
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
-def _table(columns: int) -> QTableWidget:
-    table = QTableWidget(0, columns)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.verticalHeader().setVisible(False)
-    table.horizontalHeader().setStretchLastSection(True)
-    return table
-
-
 class TableView(QWidget):
     """The selected table; ``set_model`` switches tables."""
 
@@ -105,9 +95,9 @@ class TableView(QWidget):
         self.header = QLabel()
         self.header.setTextFormat(Qt.TextFormat.RichText)
         self.canvas = ClothCanvas()
-        self.seats = _table(len(SEAT_COLUMNS))
+        self.seats = read_only_table(len(SEAT_COLUMNS))
         self.seats.setRowCount(len(SEATS))
-        self.history = _table(len(HISTORY_COLUMNS))
+        self.history = read_only_table(len(HISTORY_COLUMNS))
         right = QVBoxLayout()
         right.addWidget(self.seats)
         right.addWidget(self.history, 1)
