@@ -39,7 +39,7 @@ def load(paths: list[Path]) -> dict[str, np.ndarray]:
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def _photometric(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+def photometric(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     """Brightness, contrast, per-channel gain (white balance), noise; no hue swaps (red vs black matters)."""
     n = x.shape[0]
     gain = 1 + 0.35 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
@@ -63,7 +63,7 @@ def classifier_batches(crops: np.ndarray, labels: np.ndarray, batch: int, gen: t
             dx = dy = CROP_MARGIN
         x = torch.from_numpy(crops[idx, dy : dy + CROP_H, dx : dx + CROP_W]).permute(0, 3, 1, 2).float() / 255
         if augment:
-            x = _photometric(x, gen)
+            x = photometric(x, gen)
             if torch.rand(1, generator=gen).item() < 0.3:
                 x = F.avg_pool2d(F.pad(x, (1, 1, 1, 1), mode="replicate"), 3, 1)
         yield x, torch.from_numpy(labels[idx].astype(np.int64))
@@ -229,7 +229,7 @@ def train_locator(train: dict, val: dict, minutes: float, log, lr: float = 3e-3,
     n, batch = len(train["loc_n"]), 16
 
     def batch_loss(idx: np.ndarray) -> torch.Tensor:
-        x = _photometric(_locator_input(train["loc_x"][idx]), gen)
+        x = photometric(_locator_input(train["loc_x"][idx]), gen)
         heat, offset, has = locator_targets(train["loc_anchor"][idx], train["loc_n"][idx])
         masks = torch.from_numpy(train["loc_mask"][idx].astype(np.float32))
         return locator_loss(model(x), heat, offset, has, masks)

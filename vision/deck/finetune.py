@@ -119,7 +119,7 @@ def finetune_locator(
     model: onnx.ModelProto, data: dict[str, np.ndarray], epochs: int = 3, lr: float = 1e-3, seed: int = 0
 ) -> onnx.ModelProto:
     """Train every layer of the locator on strips (``loc_x``, ``loc_anchor``, ``loc_n``, ``loc_mask``)."""
-    from models.train import _photometric, locator_loss, locator_targets  # the generic training's, not a copy
+    from models.train import locator_loss, locator_targets, photometric  # the generic training's, not a copy
 
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
@@ -135,7 +135,7 @@ def finetune_locator(
         x = torch.from_numpy(data["loc_x"][idx]).permute(0, 3, 1, 2).float() / 255
         heat, offset, has = locator_targets(data["loc_anchor"][idx], data["loc_n"][idx])
         masks = torch.from_numpy(data["loc_mask"][idx].astype(np.float32))
-        return locator_loss(net(_photometric(x, gen)), heat, offset, has, masks)
+        return locator_loss(net(photometric(x, gen)), heat, offset, has, masks)
 
     def losses():
         order = torch.randperm(n, generator=gen).numpy()
