@@ -2,8 +2,9 @@
 
 ``python -m benchmarks.vision [--frames 500] [--seed 7]`` prints exact plays, card precision and
 recall, phantom plays in empty areas, status accuracy and the time per frame (all four play areas,
-onnxruntime on 2 threads, frame decoding excluded). Seats whose truth is "occluded" or "unreadable"
-count for the status figures only.
+onnxruntime on 2 threads, frame decoding excluded), and exact plays by frame size (the camera may be
+1080p or 720p, CLOTH.md). Seats whose truth is "occluded" (an arm, or the screen as the camera sees it)
+or "unreadable" count for the status figures only.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ def main() -> None:
     reader = reader_for(None)
     rng = random.Random(args.seed)
     score = PlayScore()
+    by_size: dict[int, PlayScore] = {}
     status_ok, status_n = 0, 0
     confusion: Counter = Counter()
     times: list[float] = []
@@ -48,12 +50,14 @@ def main() -> None:
         scene = random_scene(rng, rng.choice(HELDOUT_DESIGNS), heldout_look=True, arms=args.arms)
         frame = render(scene)
         reading = reader.read(frame.image, frame.corners)
+        size = by_size.setdefault(scene.camera.size[1], PlayScore())
         times.append(reading.total_ms)
         for seat in SEATS:
             truth, got = frame.truth[seat], reading.seats[seat]
             status_n += 1
             status_ok += truth.status == got.status
             confusion[(truth.status, got.status)] += 1
+            size.add(truth, got)
             if score.add(truth, got) is False and shown < args.show_errors:
                 shown += 1
                 want, read = " ".join(truth.cards), " ".join(got.cards)
@@ -65,6 +69,10 @@ def main() -> None:
     )
     rows = [
         ("exact plays (every card, in order)", f"{score.exact_share:.2%} ({score.exact}/{score.plays})", "≥ 99 %"),
+        *(
+            (f"exact plays, {h}p frames", f"{s.exact_share:.2%} ({s.exact}/{s.plays})", "")
+            for h, s in sorted(by_size.items(), reverse=True)
+        ),
         ("card precision", f"{score.precision:.2%} ({score.tp}/{score.n_pred})", "≥ 99.8 %"),
         ("card recall", f"{score.recall:.2%} ({score.tp}/{score.n_true})", "≥ 99.8 %"),
         ("phantom plays in empty areas", f"{score.phantom}/{score.empties}", "0"),

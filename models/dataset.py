@@ -73,6 +73,8 @@ def generate(frames: int, seed: int, heldout: bool, designs: tuple[str, ...] = (
             anchors = cloth_to_strip(seat, truth.anchors) if len(truth.anchors) else np.zeros((0, 2))
             anchors = anchors[: len(faces)] if faces else np.zeros((0, 2))
             masks = strip_masks(seat, truth.card_quads, truth.occluders)
+            # where the screen hides the cloth: no label to learn from either (not an occluder to the locator)
+            hidden = strip_masks(seat, (), (truth.screen,))[1] | masks[1]
             loc_x.append(locator_input(strip))
             padded = np.full((MAX_CARDS, 2), -1.0, np.float32)
             padded[: len(anchors)] = anchors / LOCATOR_SCALE
@@ -81,8 +83,8 @@ def generate(frames: int, seed: int, heldout: bool, designs: tuple[str, ...] = (
             loc_mask.append(masks)
             for card, a in zip(faces, anchors, strict=True):
                 cell = (a / (LOCATOR_SCALE * 4)).astype(int)
-                if 0 <= cell[1] < GRID_H and 0 <= cell[0] < GRID_W and masks[1, cell[1], cell[0]]:
-                    continue  # its index is under an arm: no label to learn from
+                if 0 <= cell[1] < GRID_H and 0 <= cell[0] < GRID_W and hidden[cell[1], cell[0]]:
+                    continue  # its index is under an arm or behind the screen: no label to learn from
                 crops.append(crop_index(strip, a[0], a[1], CROP_MARGIN))
                 labels.append(CLASSES.index(card.code))
             for neg in _negatives(rng, strip, anchors, 2 if len(anchors) else 3):

@@ -28,7 +28,7 @@ from vision.geometry import CARD_H, DISCARD_AREA, SEATS, cloth_to_image, seat_to
 from vision.layout import Layout
 from vision.markers import paint_markers
 from vision.reader import FrameReading, SeatReading
-from vision.synth.render import arm_polygon, camera_pose, project, render
+from vision.synth.render import arm_polygon, camera_pose, render, screen_hull
 from vision.synth.scene import SKINS, SLEEVES, Arm, Camera, Look, PlacedCard, Scene, SeatScene, random_row
 
 OUTSIDE_Y = -53.0
@@ -178,11 +178,7 @@ class VideoRenderer:
 
     def _behind_screen(self, k: np.ndarray, rot: np.ndarray, centre: np.ndarray) -> frozenset[int]:
         """Markers the 60 cm screen hides from this camera (drawn into the frame after the screen)."""
-        along = np.array([1.0, 1.0]) / math.sqrt(2)
-        side = np.array([-along[1], along[0]]) * 0.9
-        ends = [np.array([-45.0, -45.0]), np.array([45.0, 45.0])]
-        pts = np.array([np.r_[e + s, z] for e in ends for s in (side, -side) for z in (0.0, 60.0)])
-        hull = cv2.convexHull(np.round(project(k, rot, centre, pts)).astype(np.float32))
+        hull = screen_hull(k, rot, centre)
         layout = Layout.default()
         hidden = set()
         for marker in layout.markers:

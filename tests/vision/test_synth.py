@@ -10,7 +10,7 @@ import numpy as np
 from tests.vision.scenes import PLAYS, scene
 from vision.geometry import SEATS
 from vision.synth.render import render
-from vision.synth.scene import random_scene
+from vision.synth.scene import Camera, Look, PlacedCard, Scene, SeatScene, random_scene
 
 
 def test_render_is_deterministic_and_truthful() -> None:
@@ -32,3 +32,16 @@ def test_random_scenes_are_plausible() -> None:
             xs = [c.x for c in seat.play]
             assert xs == sorted(xs)
             assert all(b - a >= 1.6 for a, b in itertools.pairwise(xs))
+
+
+def test_cards_behind_the_screen_are_occluded_in_the_truth() -> None:
+    """The 60 cm screen stands on the SW–NE diagonal, next to the corner of South's play area (CLOTH.md).
+    A camera 90 cm up and a little to the North-West sees its top far out over South's side: the index of
+    South's leftmost card is behind it, so the truth must not ask the reader for that play (the benchmark
+    counted such plays as readable). From 150 cm above the centre the same play is in view."""
+    play = tuple(PlacedCard(c, -11.5 + 2.5 * i, -20.5) for i, c in enumerate(["5s", "5h", "5d"]))
+    low = render(Scene("anglo", {"S": SeatScene(play)}, Camera(height=90, offset=(-4, 4)), Look()))
+    high = render(Scene("anglo", {"S": SeatScene(play)}, Camera(height=150), Look()))
+    assert low.truth["S"].status == "occluded"
+    assert low.truth["S"].occluders == ()  # the locator is not taught to call the fixed screen an arm
+    assert high.truth["S"].status == "cards"

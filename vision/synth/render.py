@@ -43,8 +43,8 @@ _CANVAS_SIZE = round(2 * CANVAS_HALF * CANVAS_PX_PER_CM)
 class SeatTruth:
     """What the reader should report for a seat, with the geometry training needs (cloth cm).
 
-    ``status``: "empty", "cards" (readable), "unreadable" (face-down cards), "occluded" (an arm over
-    the play area's cards or, when empty, over much of it).
+    ``status``: "empty", "cards" (readable), "unreadable" (face-down cards), "occluded" (an arm, or the
+    screen as this camera sees it, over the play area's cards or, when empty, over much of it).
     """
 
     cards: tuple[str, ...]
@@ -52,6 +52,11 @@ class SeatTruth:
     anchors: np.ndarray
     card_quads: tuple[np.ndarray, ...]
     occluders: tuple[np.ndarray, ...]
+    """Arms (sleeve and hand polygons): what the locator learns to mark as an occluder."""
+    screen: np.ndarray | None = None
+    """The cloth the screen hides from this camera (a polygon). Fixed for a mounted camera, so the
+    locator is not taught to call it an occluder (the tracker would wait for it to move); the truth
+    and the training crops leave out the cards it hides."""
 
 
 @dataclass(frozen=True)
@@ -231,16 +236,22 @@ def _draw_arm(canvas: np.ndarray, seat: str, arm: Arm, look: Look) -> tuple[np.n
     return sleeve, hand
 
 
-def _screen(frame: np.ndarray, k, rot, centre, rng: np.random.Generator) -> None:
-    """The 60 cm screen on the SW–NE diagonal, a thin box standing up, projected in 3-D."""
+def screen_hull(k: np.ndarray, rot: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    """The 60 cm screen on the SW–NE diagonal (CLOTH.md), a thin box standing up, projected in 3-D: its
+    convex hull in frame pixels, (N, 2) float32. What lies behind it on the cloth is hidden."""
     along = np.array([1.0, 1.0]) / math.sqrt(2)
     side = np.array([-along[1], along[0]]) * 0.9
     ends = [np.array([-TABLE_HALF, -TABLE_HALF]), np.array([TABLE_HALF, TABLE_HALF])]
     pts = [np.r_[e + s, z] for e in ends for s in (side, -side) for z in (0.0, 60.0)]
-    uv = project(k, rot, centre, np.array(pts))
-    hull = cv2.convexHull(np.round(uv).astype(np.int32))
+    hull = cv2.convexHull(np.round(project(k, rot, centre, np.array(pts))).astype(np.int32))
+    return hull.reshape(-1, 2).astype(np.float32)
+
+
+def _screen(frame: np.ndarray, hull: np.ndarray, rng: np.random.Generator) -> None:
+    """Paint the screen (a flat tone) over the frame."""
     tone = rng.uniform(30, 200)
-    cv2.fillConvexPoly(frame, hull, (tone, tone * rng.uniform(0.9, 1.1), tone * rng.uniform(0.9, 1.1)), cv2.LINE_AA)
+    colour = (tone, tone * rng.uniform(0.9, 1.1), tone * rng.uniform(0.9, 1.1))
+    cv2.fillConvexPoly(frame, np.round(hull).astype(np.int32), colour, cv2.LINE_AA)
 
 
 def _sensor(frame: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarray:
@@ -269,7 +280,8 @@ def _sensor(frame: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarr
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
-def _seat_truth(seat: str, play: tuple[PlacedCard, ...], occluders: list[np.ndarray]) -> SeatTruth:
+def _seat_truth(seat: str, play: tuple[PlacedCard, ...], arms: list[np.ndarray], screen: np.ndarray) -> SeatTruth:
+    occluders = [*arms, screen]
     quads = tuple(card_quad(seat, c) for c in play)
     anchors = np.array([index_anchor(seat, c) for c in play]).reshape(-1, 2)
     cards = tuple(c.code for c in play if c.face_up)
@@ -296,7 +308,7 @@ def _seat_truth(seat: str, play: tuple[PlacedCard, ...], occluders: list[np.ndar
             covered = (m & occ).sum() / max(1, m.sum())
             if covered > (0.15 if play else 0.2):
                 status = "occluded"
-    return SeatTruth(cards, status, anchors, quads, tuple(occluders))
+    return SeatTruth(cards, status, anchors, quads, tuple(arms), screen)
 
 
 def render(scene: Scene) -> Rendered:
@@ -338,10 +350,13 @@ def render(scene: Scene) -> Rendered:
         canvas = cv2.GaussianBlur(canvas, (0, 0), 0.45 * scale)
     w, hh = scene.camera.size
     frame = cv2.warpPerspective(canvas, h_canvas, (w, hh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    _screen(frame, k, rot, centre, rng)
+    hull = screen_hull(k, rot, centre)
+    _screen(frame, hull, rng)
     frame = _sensor(frame, look, rng)
     corners = apply_h(h, TABLE_CORNERS)
+    hidden = apply_h(np.linalg.inv(h), hull)  # the cloth behind the screen: its cards cannot be read
     truth = {
-        seat: _seat_truth(seat, scene.seats[seat].play if seat in scene.seats else (), occluders) for seat in SEATS
+        seat: _seat_truth(seat, scene.seats[seat].play if seat in scene.seats else (), occluders, hidden)
+        for seat in SEATS
     }
     return Rendered(frame, corners, truth)
