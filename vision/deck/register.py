@@ -146,6 +146,7 @@ def register(
     """Build the profile of the deck photographed in ``photo_dir``."""
     start = time.monotonic()
     faces = load_faces(photo_dir)
+    train_python()  # no torch: say so now (after checking the photos), not after minutes of rendering
     log(f"cut 54 faces: {time.monotonic() - start:.0f} s")
     crops, labels = synth_crops(faces, per_card, seed)
     held, held_labels = synth_crops(faces, max(10, per_card // 5), seed + 1)
