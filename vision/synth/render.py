@@ -53,7 +53,7 @@ class SeatTruth:
     card_quads: tuple[np.ndarray, ...]
     occluders: tuple[np.ndarray, ...]
     """Arms (sleeve and hand polygons): what the locator learns to mark as an occluder."""
-    screen: np.ndarray | None = None
+    screen: np.ndarray
     """The cloth the screen hides from this camera (a polygon). Fixed for a mounted camera, so the
     locator is not taught to call it an occluder (the tracker would wait for it to move); the truth
     and the training crops leave out the cards it hides."""

@@ -19,15 +19,20 @@ from vision.reader import MODELS_DIR, onnx_classifier, onnx_locator
 from vision.strips import GRID_H, GRID_W, LOCATOR_STRIDE
 
 
+@pytest.fixture
+def python() -> str:
+    """The Python with torch that runs the fine-tuning; the test is skipped where there is none."""
+    try:
+        return train_python()
+    except RegistrationError as err:
+        pytest.skip(str(err))
+
+
 def accuracy(classify, crops: np.ndarray, labels: np.ndarray) -> float:
     return float((classify(crops).argmax(1) == labels).mean())
 
 
-def test_finetuning_lifts_crop_accuracy(models, tmp_path):
-    try:
-        python = train_python()
-    except RegistrationError as err:
-        pytest.skip(str(err))
+def test_finetuning_lifts_crop_accuracy(models, python, tmp_path):
     faces = {code: draw_face(code) for code in CODES}
     crops, labels = synth_crops(faces, 25, seed=1)
     held, held_labels = synth_crops(faces, 4, seed=2)
@@ -56,11 +61,7 @@ def anchor_heat(locate, data: dict[str, np.ndarray]) -> float:
     return float(np.mean(scores))
 
 
-def test_locator_finetuning_answers_the_decks_indices_more_strongly(models, tmp_path):
-    try:
-        python = train_python()
-    except RegistrationError as err:
-        pytest.skip(str(err))
+def test_locator_finetuning_answers_the_decks_indices_more_strongly(models, python, tmp_path):
     faces = {code: draw_face(code) for code in CODES}
     strips = {k: v for k, v in rendered_data(faces, 10, seed=1).items() if k.startswith("loc_")}
     held = rendered_data(faces, 3, seed=2)
