@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import argparse
 import random
+import subprocess
+import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -55,15 +59,18 @@ def _negatives(rng: random.Random, strip: np.ndarray, anchors: np.ndarray, k: in
     return out
 
 
-def generate(frames: int, seed: int, heldout: bool, designs: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
+def generate(
+    frames: int, seed: int, heldout: bool, designs: tuple[str, ...] = (), small_frames: float = 0.2
+) -> dict[str, np.ndarray]:
     """``frames`` random scenes → locator strips with their anchors and masks, and index crops with their
     labels. ``designs``: the card artwork to draw (default: the training or held-out designs); deck
-    registration passes the registered deck's faces, installed as a design."""
+    registration passes the registered deck's faces, installed as a design. ``small_frames``: the share
+    of 720p cameras."""
     rng = random.Random(seed)
     designs = designs or (HELDOUT_DESIGNS if heldout else TRAIN_DESIGNS)
     loc_x, loc_anchor, loc_n, loc_mask, crops, labels = [], [], [], [], [], []
     for _ in range(frames):
-        scene = random_scene(rng, rng.choice(designs), heldout_look=heldout, arms=0.15)
+        scene = random_scene(rng, rng.choice(designs), heldout_look=heldout, arms=0.15, small_frames=small_frames)
         frame = render(scene)
         corners = frame.corners + np.array([[rng.gauss(0, 1.5), rng.gauss(0, 1.5)] for _ in range(4)])
         strips = rectify(frame.image, corners)
@@ -100,15 +107,61 @@ def generate(frames: int, seed: int, heldout: bool, designs: tuple[str, ...] = (
     }
 
 
+@dataclass(frozen=True)
+class Chunk:
+    """One ``python -m models.dataset`` call: its output file, frames, seed and extra arguments."""
+
+    name: str
+    frames: int
+    seed: int
+    extra: tuple[str, ...] = ()
+
+    def command(self, data_dir: Path) -> list[str]:
+        out, frames, seed = str(data_dir / self.name), str(self.frames), str(self.seed)
+        return [sys.executable, "-m", "models.dataset", "--out", out, "--frames", frames, "--seed", seed, *self.extra]
+
+
+CHUNK_FRAMES = 900
+"""Frames per rendered training chunk: chunk k has seed k, so a bigger ``--frames`` keeps the old chunks."""
+
+
+def _chunks(prefix: str, total: int, size: int, first_seed: int, extra: list[str]) -> list[Chunk]:
+    """The chunks of at most ``size`` frames that make up ``total`` frames, seeds counting up."""
+    return [
+        Chunk(f"{prefix}_{k + 1}.npz", min(size, total - k * size), first_seed + k, tuple(extra))
+        for k in range(-(-total // size))
+    ]
+
+
+def plan_chunks(frames: int, small_frames: int, val_frames: int) -> list[Chunk]:
+    """The training chunks, the extra 720p chunks (1280 × 720 cameras only: an index there is 4-5 px
+    tall, and most misreads happen there) and the one held-out validation chunk."""
+    chunks = _chunks("train", frames, CHUNK_FRAMES, 1, [])
+    chunks += _chunks("train_720", small_frames, CHUNK_FRAMES // 2, 21, ["--small-frames", "1.0"])
+    return [*chunks, Chunk("val_1.npz", val_frames, 1000, ("--heldout",))]
+
+
+def render_data(data_dir: Path, frames: int, small_frames: int, val_frames: int, jobs: int) -> None:
+    """Render ``plan_chunks`` into ``data_dir``, one process per chunk, ``jobs`` at a time; chunks
+    already there are kept."""
+    chunks = plan_chunks(frames, small_frames, val_frames)
+    commands = [c.command(data_dir) for c in chunks if not (data_dir / c.name).exists()]
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        codes = list(pool.map(lambda cmd: subprocess.run(cmd).returncode, commands))
+    if any(codes):
+        raise SystemExit("rendering the training data failed")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--frames", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--heldout", action="store_true", help="the held-out design and looks (validation)")
+    parser.add_argument("--small-frames", type=float, default=0.2, help="share of 1280 × 720 cameras")
     args = parser.parse_args()
     start = time.monotonic()
-    data = generate(args.frames, args.seed, args.heldout)
+    data = generate(args.frames, args.seed, args.heldout, small_frames=args.small_frames)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(args.out, **data)
     print(f"{args.out}: {args.frames} frames, {len(data['labels'])} crops, {time.monotonic() - start:.0f} s")

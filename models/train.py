@@ -14,8 +14,6 @@ import functools
 import json
 import os
 import platform
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -25,7 +23,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from models.card import METRICS_JSON, write_card
-from models.dataset import CLASSES, CROP_MARGIN, NONE
+from models.dataset import CLASSES, CROP_MARGIN, NONE, render_data
 from models.nets import Classifier, Locator
 from vision.strips import CROP_H, CROP_W, GRID_H, GRID_W, LOCATOR_STRIDE
 
@@ -266,49 +264,11 @@ def export(model: nn.Module, example: torch.Tensor, path: Path) -> None:
     )
 
 
-def render_data(data_dir: Path, frames: int, val_frames: int, jobs: int) -> None:
-    """Render the training chunks (``jobs`` processes) and one held-out validation chunk."""
-    procs = []
-    per_job = frames // jobs
-    for j in range(jobs):
-        out = data_dir / f"train_{j + 1}.npz"
-        if not out.exists():
-            cmd = [
-                sys.executable,
-                "-m",
-                "models.dataset",
-                "--out",
-                str(out),
-                "--frames",
-                str(per_job),
-                "--seed",
-                str(j + 1),
-            ]
-            procs.append(subprocess.Popen(cmd))
-    val = data_dir / "val_1.npz"
-    if not val.exists():
-        cmd = [
-            sys.executable,
-            "-m",
-            "models.dataset",
-            "--out",
-            str(val),
-            "--frames",
-            str(val_frames),
-            "--seed",
-            "1000",
-            "--heldout",
-        ]
-        procs.append(subprocess.Popen(cmd))
-    for p in procs:
-        if p.wait() != 0:
-            raise SystemExit("rendering the training data failed")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description="train the card reader's locator and classifier")
     parser.add_argument("--data", type=Path, default=Path("out/data"), help="chunk folder (rendered if empty)")
     parser.add_argument("--frames", type=int, default=1800, help="training frames to render")
+    parser.add_argument("--small-frames", type=int, default=0, help="extra training frames to render, all 720p")
     parser.add_argument("--val-frames", type=int, default=300, help="held-out frames to render")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--classifier-minutes", type=float, default=20)
@@ -321,7 +281,7 @@ def main() -> None:
     torch.manual_seed(0)
     args.data.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
-    render_data(args.data, args.frames, args.val_frames, args.jobs)
+    render_data(args.data, args.frames, args.small_frames, args.val_frames, args.jobs)
     render_minutes = round((time.monotonic() - t0) / 60, 1)
     train = load(sorted(args.data.glob("train_*.npz")))
     val = load(sorted(args.data.glob("val_*.npz")))
@@ -342,6 +302,7 @@ def main() -> None:
     new = {
         "data": {
             "train_frames": int(len(train["loc_n"]) // 4),
+            "train_720_frames": sum(len(np.load(p)["loc_n"]) for p in args.data.glob("train_720_*.npz")) // 4,
             "train_strips": len(train["loc_n"]),
             "train_crops": len(train["labels"]),
             "train_frame_crops": int(train.get("frame_crops", len(train["labels"]))),

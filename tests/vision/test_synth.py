@@ -34,6 +34,19 @@ def test_random_scenes_are_plausible() -> None:
             assert all(b - a >= 1.6 for a, b in itertools.pairwise(xs))
 
 
+def test_small_frames_sets_the_share_of_720p_cameras_and_leaves_the_default_draws_alone() -> None:
+    """Training renders extra chunks of 720p frames only (``models.train``); the default share must keep
+    drawing the very scenes it drew before, or the stored chunks and benchmarks would change under us."""
+    sizes = [random_scene(random.Random(i), "anglo").camera.size[1] for i in range(200)]
+    assert 0.1 < sizes.count(720) / len(sizes) < 0.3
+    # the draws of commit a1e9a61, before the share was a parameter
+    assert sizes[:12] == [720, 1080, 1080, 720, 1080, 720, 1080, 1080, 1080, 720, 1080, 720]
+    assert {random_scene(random.Random(i), "anglo", small_frames=1.0).camera.size for i in range(20)} == {(1280, 720)}
+    assert {random_scene(random.Random(i), "anglo", small_frames=0.0).camera.size for i in range(20)} == {(1920, 1080)}
+    same = random_scene(random.Random(3), "anglo", small_frames=1.0)
+    assert same.seats == random_scene(random.Random(3), "anglo").seats
+
+
 def test_cards_behind_the_screen_are_occluded_in_the_truth() -> None:
     """The 60 cm screen stands on the SW–NE diagonal, next to the corner of South's play area (CLOTH.md).
     A camera 90 cm up and a little to the North-West sees its top far out over South's side: the index of

@@ -147,8 +147,12 @@ def random_row(rng: random.Random, codes: list[str]) -> tuple[PlacedCard, ...]:
     )
 
 
-def random_scene(rng: random.Random, design: str, *, heldout_look: bool = False, arms: float = 0.08) -> Scene:
-    """A random scene: plays of 0–10 cards, discard piles, held hands, occasional arms, random camera/light."""
+def random_scene(
+    rng: random.Random, design: str, *, heldout_look: bool = False, arms: float = 0.08, small_frames: float = 0.2
+) -> Scene:
+    """A random scene: plays of 0–10 cards, discard piles, held hands, occasional arms, random camera/light.
+    ``small_frames``: the share of 1280 × 720 cameras (the rest are 1080p); training renders extra 720p
+    chunks because an index there is only 4–5 px tall and most misreads happen there."""
     deck = [c.code for c in DECK]
     seats = {}
     for seat in SEATS:
@@ -186,7 +190,7 @@ def random_scene(rng: random.Random, design: str, *, heldout_look: bool = False,
                 skin=rng.choice(SKINS),
             )
         seats[seat] = SeatScene(play, discard, hand, arm)
-    size = (1920, 1080) if rng.random() < 0.8 else (1280, 720)
+    size = (1920, 1080) if rng.random() < 1 - small_frames else (1280, 720)
     camera = Camera(
         height=rng.uniform(90, 150),
         tilt=abs(rng.gauss(0, 8)) % 20,
