@@ -14,7 +14,9 @@ import functools
 import json
 import os
 import platform
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +32,7 @@ from vision.strips import CROP_H, CROP_W, GRID_H, GRID_W, LOCATOR_STRIDE
 MODELS_DIR = Path(__file__).resolve().parent
 LOCATOR_ONNX = MODELS_DIR / "locator.onnx"
 CLASSIFIER_ONNX = MODELS_DIR / "classifier.onnx"
+SECOND_CLASSIFIER_ONNX = MODELS_DIR / "classifier_2.onnx"
 
 
 def load(paths: list[Path]) -> dict[str, np.ndarray]:
@@ -264,6 +267,17 @@ def export(model: nn.Module, example: torch.Tensor, path: Path) -> None:
     )
 
 
+def _save_metrics(update: Callable[[dict], None]) -> None:
+    """Apply ``update`` to ``metrics.json`` read just before writing (the networks may train in separate
+    processes side by side), drop the benchmark figures of the previous models (rerun
+    ``python -m benchmarks.vision --record``) and refresh the model card."""
+    metrics = json.loads(METRICS_JSON.read_text()) if METRICS_JSON.exists() else {}
+    update(metrics)
+    metrics.pop("benchmark", None)
+    METRICS_JSON.write_text(json.dumps(metrics, indent=2) + "\n")
+    write_card()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="train the card reader's locator and classifier")
     parser.add_argument("--data", type=Path, default=Path("out/data"), help="chunk folder (rendered if empty)")
@@ -276,6 +290,12 @@ def main() -> None:
     parser.add_argument("--only", choices=["classifier", "locator"], help="train one network, keep the other")
     parser.add_argument("--resume", action="store_true", help="start from the weights in out/ (train further)")
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate of the cosine schedule")
+    parser.add_argument(
+        "--second",
+        action="store_true",
+        help="train the reader's second classifier (classifier_2.onnx, averaged with classifier.onnx); "
+        "its data and figures are kept apart in metrics.json",
+    )
     args = parser.parse_args()
     torch.set_num_threads(int(os.environ.get("TRAIN_THREADS", "2")))
     torch.manual_seed(0)
@@ -312,23 +332,30 @@ def main() -> None:
         },
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}",
     }
+    if args.second:
+        clf, figures = train_classifier(train, val, args.classifier_minutes, log, args.lr)
+        export(clf, EXAMPLE_INPUT[Classifier](), SECOND_CLASSIFIER_ONNX)
+        data = new["data"] | {"render_minutes": render_minutes}
+        _save_metrics(lambda metrics: metrics.update(classifier_2=figures | {"data": data, "args": sys.argv[1:]}))
+        log(f"wrote {SECOND_CLASSIFIER_ONNX.name}, {METRICS_JSON.name} and the model card: {json.dumps(figures)}")
+        return
     if args.only != "locator":
         clf, new["classifier"] = train_classifier(train, val, args.classifier_minutes, log, args.lr, args.resume)
         export(clf, EXAMPLE_INPUT[Classifier](), CLASSIFIER_ONNX)
     if args.only != "classifier":
         loc, new["locator"] = train_locator(train, val, args.locator_minutes, log, args.lr, args.resume)
         export(loc, EXAMPLE_INPUT[Locator](), LOCATOR_ONNX)
-    # read just before writing: the two networks may train in two processes (--only) side by side
-    metrics = json.loads(METRICS_JSON.read_text()) if METRICS_JSON.exists() else {}
-    render_minutes = render_minutes or metrics.get("data", {}).get("render_minutes", 0)
-    if args.resume and args.only != "locator":  # the card tells how the weights came to be, run by run
-        before = metrics.get("classifier", {})
-        new["classifier"]["history"] = [*before.get("history", []), {k: before.get(k) for k in ("minutes", "epochs")}]
-    metrics |= new
-    metrics["data"]["render_minutes"] = render_minutes
-    metrics.pop("benchmark", None)  # figures of the previous models; rerun python -m benchmarks.vision --record
-    METRICS_JSON.write_text(json.dumps(metrics, indent=2) + "\n")
-    write_card()
+
+    def update(metrics: dict) -> None:
+        if args.resume and args.only != "locator":  # the card tells how the weights came to be, run by run
+            before = metrics.get("classifier", {})
+            history = [*before.get("history", []), {k: before.get(k) for k in ("minutes", "epochs")}]
+            new["classifier"]["history"] = history
+        minutes = render_minutes or metrics.get("data", {}).get("render_minutes", 0)
+        metrics |= new
+        metrics["data"]["render_minutes"] = minutes
+
+    _save_metrics(update)
     log(f"wrote {METRICS_JSON.name} and the model card: {json.dumps(new)}")
 
 

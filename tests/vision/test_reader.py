@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import cv2
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 from referee_station.cli import main
 from tests.vision.scenes import PLAYS, scene
 from vision.geometry import SEATS
-from vision.reader import CLASSES, CardReader
+from vision.reader import CLASSES, MODELS_DIR, CardReader, onnx_classifier, onnx_ensemble
 from vision.strips import GRID_H, GRID_W
 from vision.synth.render import render
 
@@ -80,6 +81,24 @@ def test_anchors_left_to_right() -> None:
     reading = CardReader(locate, fake_classify(codes)).read(FRAME, CORNERS)
     assert [u for u, _ in reading.seats["S"].anchors] == sorted(u for u, _ in reading.seats["S"].anchors)
     assert reading.seats["S"].cards == codes
+
+
+def test_the_shipped_classifiers_are_averaged_and_the_second_is_optional(tmp_path) -> None:
+    """``from_onnx`` averages ``classifier.onnx`` and ``classifier_2.onnx``; a folder without the second
+    (older models, or a deck's) reads with the first alone."""
+    frame = render(scene(0))
+    crops = np.random.default_rng(0).integers(0, 256, (6, 64, 32, 3), dtype=np.uint8)
+    first, second = (onnx_classifier(str(MODELS_DIR / n)) for n in ("classifier.onnx", "classifier_2.onnx"))
+    assert np.allclose(onnx_ensemble([str(MODELS_DIR / "classifier.onnx")])(crops), first(crops))
+    mean = onnx_ensemble([str(MODELS_DIR / n) for n in ("classifier.onnx", "classifier_2.onnx")])(crops)
+    assert np.allclose(mean, (first(crops) + second(crops)) / 2, atol=1e-6)
+    assert not np.allclose(first(crops), second(crops), atol=1e-3)  # two different networks
+    for name in ("locator.onnx", "classifier.onnx"):
+        shutil.copy(MODELS_DIR / name, tmp_path / name)
+    alone = CardReader.from_onnx(tmp_path).read(frame.image, frame.corners)
+    pair = CardReader.from_onnx().read(frame.image, frame.corners)
+    assert alone.seats["N"].cards == pair.seats["N"].cards == PLAYS[0]["N"]
+    assert alone.seats["N"].confidences != pair.seats["N"].confidences
 
 
 @pytest.fixture(scope="module")
