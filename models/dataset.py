@@ -32,7 +32,7 @@ from vision.strips import (
 )
 from vision.synth.artwork import HELDOUT_DESIGNS, TRAIN_DESIGNS
 from vision.synth.render import render
-from vision.synth.scene import random_scene
+from vision.synth.scene import SMALL_FRAMES, random_scene
 
 CLASSES = [c.code for c in DECK] + ["none"]
 """Classifier labels: the 54 card codes, then "none" (not a card's index)."""
@@ -60,7 +60,7 @@ def _negatives(rng: random.Random, strip: np.ndarray, anchors: np.ndarray, k: in
 
 
 def generate(
-    frames: int, seed: int, heldout: bool, designs: tuple[str, ...] = (), small_frames: float = 0.2
+    frames: int, seed: int, heldout: bool, designs: tuple[str, ...] = (), small_frames: float = SMALL_FRAMES
 ) -> dict[str, np.ndarray]:
     """``frames`` random scenes → locator strips with their anchors and masks, and index crops with their
     labels. ``designs``: the card artwork to draw (default: the training or held-out designs); deck
@@ -125,10 +125,10 @@ CHUNK_FRAMES = 900
 """Frames per rendered training chunk: chunk k has seed k, so a bigger ``--frames`` keeps the old chunks."""
 
 
-def _chunks(prefix: str, total: int, size: int, first_seed: int, extra: list[str]) -> list[Chunk]:
+def _chunks(prefix: str, total: int, size: int, first_seed: int, extra: tuple[str, ...] = ()) -> list[Chunk]:
     """The chunks of at most ``size`` frames that make up ``total`` frames, seeds counting up."""
     return [
-        Chunk(f"{prefix}_{k + 1}.npz", min(size, total - k * size), first_seed + k, tuple(extra))
+        Chunk(f"{prefix}_{k + 1}.npz", min(size, total - k * size), first_seed + k, extra)
         for k in range(-(-total // size))
     ]
 
@@ -136,8 +136,8 @@ def _chunks(prefix: str, total: int, size: int, first_seed: int, extra: list[str
 def plan_chunks(frames: int, small_frames: int, val_frames: int) -> list[Chunk]:
     """The training chunks, the extra 720p chunks (1280 × 720 cameras only: an index there is 4-5 px
     tall, and most misreads happen there) and the one held-out validation chunk."""
-    chunks = _chunks("train", frames, CHUNK_FRAMES, 1, [])
-    chunks += _chunks("train_720", small_frames, CHUNK_FRAMES // 2, 21, ["--small-frames", "1.0"])
+    chunks = _chunks("train", frames, CHUNK_FRAMES, 1)
+    chunks += _chunks("train_720", small_frames, CHUNK_FRAMES // 2, 21, ("--small-frames", "1.0"))
     return [*chunks, Chunk("val_1.npz", val_frames, 1000, ("--heldout",))]
 
 
@@ -158,7 +158,7 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--heldout", action="store_true", help="the held-out design and looks (validation)")
-    parser.add_argument("--small-frames", type=float, default=0.2, help="share of 1280 × 720 cameras")
+    parser.add_argument("--small-frames", type=float, default=SMALL_FRAMES, help="share of 1280 × 720 cameras")
     args = parser.parse_args()
     start = time.monotonic()
     data = generate(args.frames, args.seed, args.heldout, small_frames=args.small_frames)

@@ -27,12 +27,12 @@ from torch import nn
 from models.card import METRICS_JSON, write_card
 from models.dataset import CLASSES, CROP_MARGIN, NONE, render_data
 from models.nets import Classifier, Locator
+from vision.reader import CLASSIFIER_FILES
 from vision.strips import CROP_H, CROP_W, GRID_H, GRID_W, LOCATOR_STRIDE
 
 MODELS_DIR = Path(__file__).resolve().parent
 LOCATOR_ONNX = MODELS_DIR / "locator.onnx"
-CLASSIFIER_ONNX = MODELS_DIR / "classifier.onnx"
-SECOND_CLASSIFIER_ONNX = MODELS_DIR / "classifier_2.onnx"
+CLASSIFIER_ONNX, SECOND_CLASSIFIER_ONNX = (MODELS_DIR / name for name in CLASSIFIER_FILES)
 
 
 def load(paths: list[Path]) -> dict[str, np.ndarray]:

@@ -12,7 +12,7 @@ import pytest
 from referee_station.cli import main
 from tests.vision.scenes import PLAYS, scene
 from vision.geometry import SEATS
-from vision.reader import CLASSES, MODELS_DIR, CardReader, onnx_classifier, onnx_ensemble
+from vision.reader import CLASSES, CLASSIFIER_FILES, MODELS_DIR, CardReader, onnx_classifier, onnx_ensemble
 from vision.strips import GRID_H, GRID_W
 from vision.synth.render import render
 
@@ -88,9 +88,10 @@ def test_the_shipped_classifiers_are_averaged_and_the_second_is_optional(tmp_pat
     (older models, or a deck's) reads with the first alone."""
     frame = render(scene(0))
     crops = np.random.default_rng(0).integers(0, 256, (6, 64, 32, 3), dtype=np.uint8)
-    first, second = (onnx_classifier(str(MODELS_DIR / n)) for n in ("classifier.onnx", "classifier_2.onnx"))
-    assert np.allclose(onnx_ensemble([str(MODELS_DIR / "classifier.onnx")])(crops), first(crops))
-    mean = onnx_ensemble([str(MODELS_DIR / n) for n in ("classifier.onnx", "classifier_2.onnx")])(crops)
+    paths = [str(MODELS_DIR / name) for name in CLASSIFIER_FILES]
+    first, second = (onnx_classifier(path) for path in paths)
+    assert np.allclose(onnx_ensemble(paths[:1])(crops), first(crops))
+    mean = onnx_ensemble(paths)(crops)
     assert np.allclose(mean, (first(crops) + second(crops)) / 2, atol=1e-6)
     assert not np.allclose(first(crops), second(crops), atol=1e-3)  # two different networks
     for name in ("locator.onnx", "classifier.onnx"):

@@ -147,8 +147,17 @@ def random_row(rng: random.Random, codes: list[str]) -> tuple[PlacedCard, ...]:
     )
 
 
+SMALL_FRAMES = 0.2
+"""The share of 1280 × 720 cameras in a random scene (the rest are 1080p; CLOTH.md allows both)."""
+
+
 def random_scene(
-    rng: random.Random, design: str, *, heldout_look: bool = False, arms: float = 0.08, small_frames: float = 0.2
+    rng: random.Random,
+    design: str,
+    *,
+    heldout_look: bool = False,
+    arms: float = 0.08,
+    small_frames: float = SMALL_FRAMES,
 ) -> Scene:
     """A random scene: plays of 0–10 cards, discard piles, held hands, occasional arms, random camera/light.
     ``small_frames``: the share of 1280 × 720 cameras (the rest are 1080p); training renders extra 720p
