@@ -27,12 +27,15 @@ from torch import nn
 from models.card import METRICS_JSON, write_card
 from models.dataset import CLASSES, CROP_MARGIN, NONE, render_data
 from models.nets import Classifier, Locator
-from vision.reader import CLASSIFIER_FILES
+from vision.reader import CLASSIFIER_FILES, LOCATOR_FILE
 from vision.strips import CROP_H, CROP_W, GRID_H, GRID_W, LOCATOR_STRIDE
 
 MODELS_DIR = Path(__file__).resolve().parent
-LOCATOR_ONNX = MODELS_DIR / "locator.onnx"
+LOCATOR_ONNX = MODELS_DIR / LOCATOR_FILE
 CLASSIFIER_ONNX, SECOND_CLASSIFIER_ONNX = (MODELS_DIR / name for name in CLASSIFIER_FILES)
+DEGRADE_SCALE = (0.28, 0.4)
+"""``--degrade`` shrinks a batch to this share of the strip's 20 px/cm: 5.5–8 px/cm, about what a 720p
+camera gives (its cloth spans 530–670 px; 1080p: 800–1,000 px, half the strip's scale)."""
 
 
 def load(paths: list[Path]) -> dict[str, np.ndarray]:
@@ -52,8 +55,20 @@ def photometric(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     return x.clamp(0, 1)
 
 
-def classifier_batches(crops: np.ndarray, labels: np.ndarray, batch: int, gen: torch.Generator, augment: bool):
-    """Random 64 × 32 crops out of the stored 72 × 40 (±4 px jitter, the locator's error), shuffled."""
+def degrade(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """The batch as a coarser camera would see it: shrunk to ``DEGRADE_SCALE`` and brought back up. Most
+    misreads were in 1280 × 720 frames while four training frames in five are 1080p."""
+    scale = DEGRADE_SCALE[0] + (DEGRADE_SCALE[1] - DEGRADE_SCALE[0]) * torch.rand(1, generator=gen).item()
+    h, w = x.shape[2:]
+    small = F.interpolate(x, size=(max(4, round(h * scale)), max(2, round(w * scale))), mode="area")
+    return F.interpolate(small, size=(h, w), mode="bilinear", align_corners=False)
+
+
+def classifier_batches(
+    crops: np.ndarray, labels: np.ndarray, batch: int, gen: torch.Generator, augment: bool, degraded: float = 0.0
+):
+    """Random 64 × 32 crops out of the stored 72 × 40 (±4 px jitter, the locator's error), shuffled; a
+    ``degraded`` share of the batches seen at a 720p camera's resolution (``degrade``)."""
     order = torch.randperm(len(labels), generator=gen).numpy() if augment else np.arange(len(labels))
     for i in range(0, len(order), batch):
         idx = order[i : i + batch]
@@ -65,6 +80,8 @@ def classifier_batches(crops: np.ndarray, labels: np.ndarray, batch: int, gen: t
         x = torch.from_numpy(crops[idx, dy : dy + CROP_H, dx : dx + CROP_W]).permute(0, 3, 1, 2).float() / 255
         if augment:
             x = photometric(x, gen)
+            if torch.rand(1, generator=gen).item() < degraded:
+                x = degrade(x, gen)
             if torch.rand(1, generator=gen).item() < 0.3:
                 x = F.avg_pool2d(F.pad(x, (1, 1, 1, 1), mode="replicate"), 3, 1)
         yield x, torch.from_numpy(labels[idx].astype(np.int64))
@@ -94,11 +111,12 @@ def _cosine(opt: torch.optim.Optimizer, lr: float, start: float, deadline: float
         g["lr"] = lr * 0.5 * (1 + np.cos(np.pi * frac))
 
 
-def _fit(model: nn.Module, steps, lr: float, minutes: float, log, describe) -> dict:
+def _fit(model: nn.Module, steps, lr: float, minutes: float, log, describe, path: Path) -> dict:
     """The training loop both networks share: AdamW with a wall-clock cosine, a usable ONNX after every epoch.
 
     ``steps(gen)`` yields one epoch of losses-to-be (callables that return the loss of one batch), so the
-    loop stays the same for the classifier's crops and the locator's strips; ``describe()`` validates.
+    loop stays the same for the classifier's crops and the locator's strips; ``describe()`` validates;
+    ``path`` is the ONNX file written after every epoch.
     """
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4 if isinstance(model, Classifier) else 1e-4)
     deadline = time.monotonic() + minutes * 60
@@ -117,35 +135,44 @@ def _fit(model: nn.Module, steps, lr: float, minutes: float, log, describe) -> d
             if time.monotonic() > deadline:
                 break
         epoch += 1
-        export(model, EXAMPLE_INPUT[type(model)](), ONNX_PATH[type(model)])
+        export(model, EXAMPLE_INPUT[type(model)](), path)
         log(f"{name} epoch {epoch} ({step} steps) loss {loss.item():.3f} val {describe()}")
     return describe() | {"epochs": epoch, "steps": step, "minutes": round((time.monotonic() - start) / 60, 1)}
 
 
-def _start(model: nn.Module, resume: bool, log) -> nn.Module:
-    """From scratch, or (``--resume``) from the weights the last run left in ``out/`` to train further."""
-    weights = Path("out") / f"{ONNX_PATH[type(model)].stem}.pt"
+def _start(model: nn.Module, resume: bool, log, path: Path) -> nn.Module:
+    """From scratch, or (``--resume``) from the weights the last run for ``path`` left in ``out/``."""
+    weights = Path("out") / f"{path.stem}.pt"
     if resume:
         model.load_state_dict(torch.load(weights))
         log(f"resuming from {weights}")
     return model
 
 
-def train_classifier(train: dict, val: dict, minutes: float, log, lr: float = 3e-3, resume: bool = False):
+def train_classifier(
+    train: dict,
+    val: dict,
+    minutes: float,
+    log,
+    lr: float = 3e-3,
+    resume: bool = False,
+    path: Path = CLASSIFIER_ONNX,
+    degraded: float = 0.0,
+):
     gen = torch.Generator().manual_seed(1)
-    model = _start(Classifier(len(CLASSES)), resume, log)
+    model = _start(Classifier(len(CLASSES)), resume, log, path)
 
     def batch_loss(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         return F.cross_entropy(model(x), y, label_smoothing=0.05)
 
     def steps():
-        for x, y in classifier_batches(train["crops"], train["labels"], 128, gen, augment=True):
+        for x, y in classifier_batches(train["crops"], train["labels"], 128, gen, True, degraded):
             yield functools.partial(batch_loss, x, y)
 
     def describe() -> dict:
         return evaluate_classifier(model, val["crops"], val["labels"])
 
-    return model, _fit(model, steps, lr, minutes, log, describe)
+    return model, _fit(model, steps, lr, minutes, log, describe, path)
 
 
 def locator_targets(anchors: np.ndarray, counts: np.ndarray) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -226,7 +253,7 @@ def evaluate_locator(model: nn.Module, data: dict, tolerance: float = 6.0) -> di
 
 def train_locator(train: dict, val: dict, minutes: float, log, lr: float = 3e-3, resume: bool = False):
     gen = torch.Generator().manual_seed(2)
-    model = _start(Locator(), resume, log)
+    model = _start(Locator(), resume, log, LOCATOR_ONNX)
     n, batch = len(train["loc_n"]), 16
 
     def batch_loss(idx: np.ndarray) -> torch.Tensor:
@@ -240,10 +267,9 @@ def train_locator(train: dict, val: dict, minutes: float, log, lr: float = 3e-3,
         for i in range(0, n - batch + 1, batch):
             yield functools.partial(batch_loss, np.sort(order[i : i + batch]))
 
-    return model, _fit(model, steps, lr, minutes, log, lambda: evaluate_locator(model, val))
+    return model, _fit(model, steps, lr, minutes, log, lambda: evaluate_locator(model, val), LOCATOR_ONNX)
 
 
-ONNX_PATH = {Classifier: CLASSIFIER_ONNX, Locator: LOCATOR_ONNX}
 EXAMPLE_INPUT = {
     Classifier: lambda: torch.zeros(1, 3, CROP_H, CROP_W),
     Locator: lambda: torch.zeros(1, 3, GRID_H * LOCATOR_STRIDE, GRID_W * LOCATOR_STRIDE),
@@ -291,12 +317,17 @@ def main() -> None:
     parser.add_argument("--resume", action="store_true", help="start from the weights in out/ (train further)")
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate of the cosine schedule")
     parser.add_argument(
+        "--degrade", type=float, default=0.0, help="share of classifier batches seen at a 720p camera's resolution"
+    )
+    parser.add_argument(
         "--second",
         action="store_true",
         help="train the reader's second classifier (classifier_2.onnx, averaged with classifier.onnx); "
         "its data and figures are kept apart in metrics.json",
     )
     args = parser.parse_args()
+    if args.second and args.only == "locator":
+        parser.error("--second trains a classifier: it cannot go with --only locator")
     torch.set_num_threads(int(os.environ.get("TRAIN_THREADS", "2")))
     torch.manual_seed(0)
     args.data.mkdir(parents=True, exist_ok=True)
@@ -333,14 +364,18 @@ def main() -> None:
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}",
     }
     if args.second:
-        clf, figures = train_classifier(train, val, args.classifier_minutes, log, args.lr)
+        clf, figures = train_classifier(
+            train, val, args.classifier_minutes, log, args.lr, args.resume, SECOND_CLASSIFIER_ONNX, args.degrade
+        )
         export(clf, EXAMPLE_INPUT[Classifier](), SECOND_CLASSIFIER_ONNX)
         data = new["data"] | {"render_minutes": render_minutes}
         _save_metrics(lambda metrics: metrics.update(classifier_2=figures | {"data": data, "args": sys.argv[1:]}))
         log(f"wrote {SECOND_CLASSIFIER_ONNX.name}, {METRICS_JSON.name} and the model card: {json.dumps(figures)}")
         return
     if args.only != "locator":
-        clf, new["classifier"] = train_classifier(train, val, args.classifier_minutes, log, args.lr, args.resume)
+        clf, new["classifier"] = train_classifier(
+            train, val, args.classifier_minutes, log, args.lr, args.resume, degraded=args.degrade
+        )
         export(clf, EXAMPLE_INPUT[Classifier](), CLASSIFIER_ONNX)
     if args.only != "classifier":
         loc, new["locator"] = train_locator(train, val, args.locator_minutes, log, args.lr, args.resume)

@@ -35,6 +35,7 @@ CLASSES = (*(c.code for c in DECK), "none")
 """The classifier's outputs, in order: 54 card codes, then "none" (not a card index)."""
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 STATUSES = ("empty", "cards", "unreadable", "occluded")
+LOCATOR_FILE = "locator.onnx"
 CLASSIFIER_FILES = ("classifier.onnx", "classifier_2.onnx")
 """The generic classifiers, in a models folder: the first is required, the second optional."""
 
@@ -183,7 +184,7 @@ class CardReader:
         model_dir = Path(model_dir)
         classifiers = [model_dir / name for name in CLASSIFIER_FILES if (model_dir / name).exists()]
         return cls(
-            onnx_locator(str(model_dir / "locator.onnx"), threads),
+            onnx_locator(str(model_dir / LOCATOR_FILE), threads),
             onnx_ensemble([str(path) for path in classifiers], threads),
         )
 

@@ -15,7 +15,7 @@ import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from vision.reader import MODELS_DIR, CardReader, onnx_classifier, onnx_locator
+from vision.reader import CLASSIFIER_FILES, LOCATOR_FILE, MODELS_DIR, CardReader, onnx_classifier, onnx_locator
 
 FORMAT = 1
 
@@ -84,7 +84,7 @@ def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardRe
     of the generic ones (and its adapted locator when it carries one). ValueError naming the folder
     when its models are missing."""
     model_dir = Path(model_dir)
-    missing = [name for name in ("locator.onnx", "classifier.onnx") if not (model_dir / name).exists()]
+    missing = [name for name in (LOCATOR_FILE, CLASSIFIER_FILES[0]) if not (model_dir / name).exists()]
     if missing:
         raise ValueError(f"no card reader models ({', '.join(missing)}) in {model_dir}: pass --models")
     generic = CardReader.from_onnx(model_dir)

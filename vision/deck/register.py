@@ -30,7 +30,7 @@ from vision.deck.photos import cut_face
 from vision.deck.profile import DeckMeta, DeckProfile
 from vision.deck.rendered import install_faces, jittered_crops, rendered_data
 from vision.deck.threshold import calibrate
-from vision.reader import MODELS_DIR, CardReader, Thresholds, onnx_classifier, onnx_locator
+from vision.reader import LOCATOR_FILE, MODELS_DIR, CardReader, Thresholds, onnx_classifier, onnx_locator
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 CALIBRATION_DESIGNS = ("anglo", "tigullio")
@@ -166,7 +166,7 @@ def register(
     accuracy, confidence = _mean_confidence(onnx_classifier(model), held, held_labels)
     peak = DECK_PEAK if locator is None else ADAPTED_PEAK
     reader = CardReader(
-        onnx_locator(locator or str(model_dir / "locator.onnx")), onnx_classifier(model), Thresholds(peak=peak)
+        onnx_locator(locator or str(model_dir / LOCATOR_FILE)), onnx_classifier(model), Thresholds(peak=peak)
     )
     calibration = calibrate(reader, install_faces(faces), CALIBRATION_DESIGNS, seed=seed + 2)
     mismatch_below = calibration.mismatch_below

@@ -9,23 +9,13 @@ from __future__ import annotations
 import subprocess
 
 import numpy as np
-import pytest
 
 from vision.deck.crops import CODES, NONE, synth_crops
 from vision.deck.drawn import draw_face
-from vision.deck.register import REPO, RegistrationError, train_python
+from vision.deck.register import REPO
 from vision.deck.rendered import rendered_data
 from vision.reader import MODELS_DIR, onnx_classifier, onnx_locator
 from vision.strips import GRID_H, GRID_W, LOCATOR_STRIDE
-
-
-@pytest.fixture
-def python() -> str:
-    """The Python with torch that runs the fine-tuning; the test is skipped where there is none."""
-    try:
-        return train_python()
-    except RegistrationError as err:
-        pytest.skip(str(err))
 
 
 def accuracy(classify, crops: np.ndarray, labels: np.ndarray) -> float:

@@ -1,0 +1,16 @@
+"""Shared fixture: a Python with torch (training and fine-tuning run in one; the station has none)."""
+
+from __future__ import annotations
+
+import pytest
+
+from vision.deck.register import RegistrationError, train_python
+
+
+@pytest.fixture
+def python() -> str:
+    """The Python with torch that runs training and fine-tuning; the test is skipped where there is none."""
+    try:
+        return train_python()
+    except RegistrationError as err:
+        pytest.skip(str(err))

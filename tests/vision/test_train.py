@@ -1,0 +1,74 @@
+"""The training command's parts that need no training run: the 720p degradation of classifier batches,
+where ``--second`` writes and resumes from, and the arguments it refuses.
+
+They run in the Python with torch (skipped where there is none), as the training itself does.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import textwrap
+
+from vision.deck.register import REPO
+
+
+def run_in(python: str, script: str, cwd=REPO) -> subprocess.CompletedProcess:
+    """The script run by ``python`` in ``cwd`` with this checkout's modules first on its path."""
+    env = os.environ | {"PYTHONPATH": str(REPO)}
+    return subprocess.run([python, "-c", textwrap.dedent(script)], cwd=cwd, env=env, capture_output=True, text=True)
+
+
+def test_degrade_blurs_a_batch_to_720p_detail_and_keeps_its_shape_and_light(python):
+    done = run_in(
+        python,
+        """
+        import torch
+        from models.train import degrade
+
+        gen = torch.Generator().manual_seed(3)
+        stripes = torch.zeros(8, 3, 64, 32)
+        stripes[:, :, :, ::2] = 1.0  # one-pixel stripes: detail no 720p camera resolves
+        out = degrade(stripes, gen)
+        assert out.shape == stripes.shape, out.shape
+        assert abs(out.mean().item() - 0.5) < 0.02, out.mean().item()
+        assert out[..., 1:].sub(out[..., :-1]).abs().mean().item() < 0.2  # was 1.0 between neighbours
+        flat = torch.full((4, 3, 64, 32), 0.7)
+        assert torch.allclose(degrade(flat, gen), flat, atol=1e-5)
+        print("ok")
+        """,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_the_second_classifier_resumes_from_its_own_weights(python, tmp_path):
+    done = run_in(
+        python,
+        """
+        from pathlib import Path
+        import torch
+        from models.nets import Classifier
+        from models.train import SECOND_CLASSIFIER_ONNX, _start
+
+        torch.manual_seed(5)
+        saved = Classifier()
+        Path("out").mkdir()
+        torch.save(saved.state_dict(), Path("out") / "classifier_2.pt")
+        resumed = _start(Classifier(), True, print, SECOND_CLASSIFIER_ONNX)
+        assert all(torch.equal(a, b) for a, b in zip(saved.state_dict().values(), resumed.state_dict().values()))
+        print("ok")
+        """,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr
+
+
+def test_second_refuses_to_train_only_the_locator(python, tmp_path):
+    done = subprocess.run(
+        [python, "-m", "models.train", "--second", "--only", "locator", "--data", str(tmp_path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert "--second trains a classifier" in done.stderr
