@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from vision.reader import CLASSIFIER_FILES
 from vision.synth.artwork import HELDOUT_DESIGNS, TRAIN_DESIGNS
 from vision.synth.scene import HELDOUT_CLOTHS, TRAIN_CLOTHS
 
@@ -22,7 +23,7 @@ def _pct(x: float) -> str:
 
 def render_card(m: dict) -> str:
     d, c, loc = m.get("data", {}), m.get("classifier", {}), m.get("locator", {})
-    c2 = m.get("classifier_2", {})
+    members = [(name, m[Path(name).stem]) for name in CLASSIFIER_FILES[1:] if Path(name).stem in m]
     b = m.get("benchmark")
     sizes = {p.name: p.stat().st_size for p in sorted(MODELS_DIR.glob("*.onnx"))}
     lines = [
@@ -87,15 +88,21 @@ def render_card(m: dict) -> str:
         f"  heatmap, L1 offsets, BCE masks; AdamW lr 3e-3 cosine, batch 16; {loc.get('minutes', '?')} min, "
         f"{loc.get('epochs', '?')} epochs.",
         *(
+            line
+            for name, member in members
+            for line in (
+                f"- Classifier `{name}`, trained from scratch on {member['data'].get('train_frames', '?')} frames "
+                f"({member['data'].get('train_720_frames', 0)} of them 720p only):",
+                f"  `python -m models.train {' '.join(member.get('args', []))}`, {member.get('minutes', '?')} min, "
+                f"{member.get('epochs', '?')} epochs.",
+            )
+        ),
+        *(
             [
-                f"- Second classifier `classifier_2.onnx` (fourth session), the same network trained from scratch on "
-                f"{c2['data'].get('train_frames', '?')} frames",
-                f"  ({c2['data'].get('train_720_frames', 0)} of them 720p only): `python -m models.train "
-                f"{' '.join(c2.get('args', []))}`, {c2.get('minutes', '?')} min, {c2.get('epochs', '?')} epochs.",
-                "  The reader averages the two classifiers' probabilities (`vision.reader.onnx_ensemble`); deck",
+                "- The reader averages the classifiers' probabilities (`vision.reader.onnx_ensemble`); deck",
                 "  registration fine-tunes `classifier.onnx` alone, so a deck profile holds one classifier.",
             ]
-            if c2
+            if members
             else []
         ),
         "- Why not ultralytics: the feasibility probe (VISION_PROBE.md) trained ultralytics' YOLO detector and",
@@ -107,12 +114,9 @@ def render_card(m: dict) -> str:
         f"- Classifier: {_pct(c.get('accuracy', 0))} of all crops, {_pct(c.get('card_accuracy', 0))} of card crops, "
         f'{_pct(c.get("none_recall", 0))} of "none" crops ({c.get("n", "?")} crops).',
         *(
-            [
-                f"- Second classifier: {_pct(c2.get('accuracy', 0))} of all crops, "
-                f"{_pct(c2.get('card_accuracy', 0))} of card crops (the same crops)."
-            ]
-            if c2
-            else []
+            f"- Classifier `{name}`: {_pct(member.get('accuracy', 0))} of all crops, "
+            f"{_pct(member.get('card_accuracy', 0))} of card crops (the same crops)."
+            for name, member in members
         ),
         f"- Locator: anchor recall {_pct(loc.get('recall', 0))}, precision {_pct(loc.get('precision', 0))}, "
         f"mean error {loc.get('mean_error_px', float('nan')):.2f} px at 10 px/cm ({loc.get('anchors', '?')} anchors).",

@@ -45,19 +45,21 @@ class Locator(nn.Module):
 class Classifier(nn.Module):
     """54 card codes + "none", in ``models.dataset.CLASSES`` order."""
 
-    def __init__(self, classes: int = 55) -> None:
+    def __init__(self, classes: int = 55, width: float = 1.0) -> None:
+        """``width`` scales every convolution's channels (1.0: the shipped classifiers)."""
         super().__init__()
+        c16, c32, c64, c96 = (round(c * width) for c in (16, 32, 64, 96))
         self.body = nn.Sequential(
-            _conv(3, 16),
+            _conv(3, c16),
             nn.MaxPool2d(2),
-            _conv(16, 32),
-            _conv(32, 32),
+            _conv(c16, c32),
+            _conv(c32, c32),
             nn.MaxPool2d(2),
-            _conv(32, 64),
-            _conv(64, 64),
+            _conv(c32, c64),
+            _conv(c64, c64),
             nn.MaxPool2d(2),
-            _conv(64, 96),
-            nn.Conv2d(96, 32, 1),
+            _conv(c64, c96),
+            nn.Conv2d(c96, 32, 1),
             nn.ReLU(inplace=True),
         )
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(32 * 8 * 4, classes))

@@ -32,7 +32,9 @@ from vision.strips import CROP_H, CROP_W, GRID_H, GRID_W, LOCATOR_STRIDE
 
 MODELS_DIR = Path(__file__).resolve().parent
 LOCATOR_ONNX = MODELS_DIR / LOCATOR_FILE
-CLASSIFIER_ONNX, SECOND_CLASSIFIER_ONNX = (MODELS_DIR / name for name in CLASSIFIER_FILES)
+CLASSIFIER_PATHS = tuple(MODELS_DIR / name for name in CLASSIFIER_FILES)
+"""The reader's classifiers, members 1, 2, …: ``--member N`` trains the N-th."""
+CLASSIFIER_ONNX = CLASSIFIER_PATHS[0]
 DEGRADE_SCALE = (0.28, 0.4)
 """``--degrade`` shrinks a batch to this share of the strip's 20 px/cm: 5.5–8 px/cm, about what a 720p
 camera gives (its cloth spans 530–670 px; 1080p: 800–1,000 px, half the strip's scale)."""
@@ -158,9 +160,10 @@ def train_classifier(
     resume: bool = False,
     path: Path = CLASSIFIER_ONNX,
     degraded: float = 0.0,
+    width: float = 1.0,
 ):
     gen = torch.Generator().manual_seed(1)
-    model = _start(Classifier(len(CLASSES)), resume, log, path)
+    model = _start(Classifier(len(CLASSES), width), resume, log, path)
 
     def batch_loss(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         return F.cross_entropy(model(x), y, label_smoothing=0.05)
@@ -319,15 +322,18 @@ def main() -> None:
     parser.add_argument(
         "--degrade", type=float, default=0.0, help="share of classifier batches seen at a 720p camera's resolution"
     )
+    parser.add_argument("--classifier-width", type=float, default=1.0, help="scales the classifier's channels")
     parser.add_argument(
-        "--second",
-        action="store_true",
-        help="train the reader's second classifier (classifier_2.onnx, averaged with classifier.onnx); "
-        "its data and figures are kept apart in metrics.json",
+        "--member",
+        type=int,
+        choices=range(1, len(CLASSIFIER_PATHS) + 1),
+        default=1,
+        help="which of the reader's averaged classifiers to train (2: classifier_2.onnx, …); a member other "
+        "than the first trains alone and keeps its data and figures apart in metrics.json",
     )
     args = parser.parse_args()
-    if args.second and args.only == "locator":
-        parser.error("--second trains a classifier: it cannot go with --only locator")
+    if args.member > 1 and args.only == "locator":
+        parser.error(f"--member {args.member} trains a classifier: it cannot go with --only locator")
     torch.set_num_threads(int(os.environ.get("TRAIN_THREADS", "2")))
     torch.manual_seed(0)
     args.data.mkdir(parents=True, exist_ok=True)
@@ -363,18 +369,34 @@ def main() -> None:
         },
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}",
     }
-    if args.second:
+    if args.member > 1:
+        path = CLASSIFIER_PATHS[args.member - 1]
         clf, figures = train_classifier(
-            train, val, args.classifier_minutes, log, args.lr, args.resume, SECOND_CLASSIFIER_ONNX, args.degrade
+            train,
+            val,
+            args.classifier_minutes,
+            log,
+            args.lr,
+            args.resume,
+            path,
+            args.degrade,
+            args.classifier_width,
         )
-        export(clf, EXAMPLE_INPUT[Classifier](), SECOND_CLASSIFIER_ONNX)
-        data = new["data"] | {"render_minutes": render_minutes}
-        _save_metrics(lambda metrics: metrics.update(classifier_2=figures | {"data": data, "args": sys.argv[1:]}))
-        log(f"wrote {SECOND_CLASSIFIER_ONNX.name}, {METRICS_JSON.name} and the model card: {json.dumps(figures)}")
+        export(clf, EXAMPLE_INPUT[Classifier](), path)
+        member = figures | {"data": new["data"] | {"render_minutes": render_minutes}, "args": sys.argv[1:]}
+        _save_metrics(lambda metrics: metrics.update({path.stem: member}))
+        log(f"wrote {path.name}, {METRICS_JSON.name} and the model card: {json.dumps(figures)}")
         return
     if args.only != "locator":
         clf, new["classifier"] = train_classifier(
-            train, val, args.classifier_minutes, log, args.lr, args.resume, degraded=args.degrade
+            train,
+            val,
+            args.classifier_minutes,
+            log,
+            args.lr,
+            args.resume,
+            degraded=args.degrade,
+            width=args.classifier_width,
         )
         export(clf, EXAMPLE_INPUT[Classifier](), CLASSIFIER_ONNX)
     if args.only != "classifier":

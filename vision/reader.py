@@ -36,8 +36,8 @@ CLASSES = (*(c.code for c in DECK), "none")
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 STATUSES = ("empty", "cards", "unreadable", "occluded")
 LOCATOR_FILE = "locator.onnx"
-CLASSIFIER_FILES = ("classifier.onnx", "classifier_2.onnx")
-"""The generic classifiers, in a models folder: the first is required, the second optional."""
+CLASSIFIER_FILES = ("classifier.onnx", "classifier_2.onnx", "classifier_3.onnx")
+"""The generic classifiers, in a models folder, averaged: the first is required, the others optional."""
 
 Locate = Callable[[np.ndarray], np.ndarray]
 """(N, H, W, 3) uint8 locator inputs → (N, 5, GRID_H, GRID_W) float32 raw outputs."""
@@ -179,8 +179,8 @@ class CardReader:
 
     @classmethod
     def from_onnx(cls, model_dir: Path | str = MODELS_DIR, threads: int = 2) -> CardReader:
-        """The shipped models run with onnxruntime: ``locator.onnx``, and ``classifier.onnx`` averaged with
-        ``classifier_2.onnx`` where the folder has it (deck registration fine-tunes the first alone)."""
+        """The shipped models run with onnxruntime: ``locator.onnx``, and the mean of the ``CLASSIFIER_FILES``
+        the folder has (deck registration fine-tunes the first alone)."""
         model_dir = Path(model_dir)
         classifiers = [model_dir / name for name in CLASSIFIER_FILES if (model_dir / name).exists()]
         return cls(

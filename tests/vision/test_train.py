@@ -1,5 +1,5 @@
 """The training command's parts that need no training run: the 720p degradation of classifier batches,
-where ``--second`` writes and resumes from, and the arguments it refuses.
+where ``--member N`` writes and resumes from, and the arguments it refuses.
 
 They run in the Python with torch (skipped where there is none), as the training itself does.
 """
@@ -41,20 +41,20 @@ def test_degrade_blurs_a_batch_to_720p_detail_and_keeps_its_shape_and_light(pyth
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 
-def test_the_second_classifier_resumes_from_its_own_weights(python, tmp_path):
+def test_a_further_member_resumes_from_its_own_weights(python, tmp_path):
     done = run_in(
         python,
         """
         from pathlib import Path
         import torch
         from models.nets import Classifier
-        from models.train import SECOND_CLASSIFIER_ONNX, _start
+        from models.train import CLASSIFIER_PATHS, _start
 
         torch.manual_seed(5)
         saved = Classifier()
         Path("out").mkdir()
         torch.save(saved.state_dict(), Path("out") / "classifier_2.pt")
-        resumed = _start(Classifier(), True, print, SECOND_CLASSIFIER_ONNX)
+        resumed = _start(Classifier(), True, print, CLASSIFIER_PATHS[1])
         assert all(torch.equal(a, b) for a, b in zip(saved.state_dict().values(), resumed.state_dict().values()))
         print("ok")
         """,
@@ -63,12 +63,12 @@ def test_the_second_classifier_resumes_from_its_own_weights(python, tmp_path):
     assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr
 
 
-def test_second_refuses_to_train_only_the_locator(python, tmp_path):
+def test_a_further_member_refuses_to_train_only_the_locator(python, tmp_path):
     done = subprocess.run(
-        [python, "-m", "models.train", "--second", "--only", "locator", "--data", str(tmp_path)],
+        [python, "-m", "models.train", "--member", "3", "--only", "locator", "--data", str(tmp_path)],
         cwd=REPO,
         capture_output=True,
         text=True,
     )
     assert done.returncode == 2
-    assert "--second trains a classifier" in done.stderr
+    assert "--member 3 trains a classifier" in done.stderr
