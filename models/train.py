@@ -369,36 +369,24 @@ def main() -> None:
         },
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}",
     }
-    if args.member > 1:
-        path = CLASSIFIER_PATHS[args.member - 1]
+    path = CLASSIFIER_PATHS[args.member - 1]
+
+    def fit_classifier() -> dict:
+        """Train the chosen member, write its ONNX, return its figures."""
         clf, figures = train_classifier(
-            train,
-            val,
-            args.classifier_minutes,
-            log,
-            args.lr,
-            args.resume,
-            path,
-            args.degrade,
-            args.classifier_width,
+            train, val, args.classifier_minutes, log, args.lr, args.resume, path, args.degrade, args.classifier_width
         )
         export(clf, EXAMPLE_INPUT[Classifier](), path)
+        return figures
+
+    if args.member > 1:
+        figures = fit_classifier()
         member = figures | {"data": new["data"] | {"render_minutes": render_minutes}, "args": sys.argv[1:]}
         _save_metrics(lambda metrics: metrics.update({path.stem: member}))
         log(f"wrote {path.name}, {METRICS_JSON.name} and the model card: {json.dumps(figures)}")
         return
     if args.only != "locator":
-        clf, new["classifier"] = train_classifier(
-            train,
-            val,
-            args.classifier_minutes,
-            log,
-            args.lr,
-            args.resume,
-            degraded=args.degrade,
-            width=args.classifier_width,
-        )
-        export(clf, EXAMPLE_INPUT[Classifier](), CLASSIFIER_ONNX)
+        new["classifier"] = fit_classifier()
     if args.only != "classifier":
         loc, new["locator"] = train_locator(train, val, args.locator_minutes, log, args.lr, args.resume)
         export(loc, EXAMPLE_INPUT[Locator](), LOCATOR_ONNX)
