@@ -34,7 +34,6 @@ MODELS_DIR = Path(__file__).resolve().parent
 LOCATOR_ONNX = MODELS_DIR / LOCATOR_FILE
 CLASSIFIER_PATHS = tuple(MODELS_DIR / name for name in CLASSIFIER_FILES)
 """The reader's classifiers, members 1, 2, …: ``--member N`` trains the N-th."""
-CLASSIFIER_ONNX = CLASSIFIER_PATHS[0]
 DEGRADE_SCALE = (0.28, 0.4)
 """``--degrade`` shrinks a batch to this share of the strip's 20 px/cm: 5.5–8 px/cm, about what a 720p
 camera gives (its cloth spans 530–670 px; 1080p: 800–1,000 px, half the strip's scale)."""
@@ -158,7 +157,7 @@ def train_classifier(
     log,
     lr: float = 3e-3,
     resume: bool = False,
-    path: Path = CLASSIFIER_ONNX,
+    path: Path = CLASSIFIER_PATHS[0],
     degraded: float = 0.0,
     width: float = 1.0,
 ):

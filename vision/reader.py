@@ -158,9 +158,9 @@ def onnx_classifier(model: bytes | str, threads: int = 2) -> Classify:
 
 
 def onnx_ensemble(models: list[bytes | str], threads: int = 2) -> Classify:
-    """The mean of several classifiers' probabilities. Two classifiers trained on different data disagree
+    """The mean of several classifiers' probabilities. Classifiers trained on different data disagree
     mostly where each is unsure, so the mean takes fewer wrong plays and holds back fewer right ones than
-    either alone (``models/MODEL_CARD.md``); one model is just that model."""
+    one alone (``models/MODEL_CARD.md``); one model is just that model."""
     members = [onnx_classifier(m, threads) for m in models]
 
     def classify(x: np.ndarray) -> np.ndarray:
