@@ -17,6 +17,7 @@ import platform
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +38,11 @@ CLASSIFIER_PATHS = tuple(MODELS_DIR / name for name in CLASSIFIER_FILES)
 DEGRADE_SCALE = (0.28, 0.4)
 """``--degrade`` shrinks a batch to this share of the strip's 20 px/cm: 5.5–8 px/cm, about what a 720p
 camera gives (its cloth spans 530–670 px; 1080p: 800–1,000 px, half the strip's scale)."""
+STRETCH_WIDTH, STRETCH_HEIGHT = np.log(1.3), np.log(1.12)
+"""``--stretch`` scales an index's width by up to 1.3× either way (condensed to wide numerals), its height
+by up to 1.12×."""
+STRETCH_SHEAR, STRETCH_TURN = 0.25, np.radians(4)
+"""… and leans it by up to 0.25 px per px (an italic's slant) and turns it by up to 4°."""
 
 
 def load(paths: list[Path]) -> dict[str, np.ndarray]:
@@ -65,23 +71,68 @@ def degrade(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     return F.interpolate(small, size=(h, w), mode="bilinear", align_corners=False)
 
 
+def stretch(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """Each crop's index drawn narrower or wider, taller or shorter, leaning and slightly turned, about
+    the crop's centre (the index anchor). Typefaces differ most in these: the held-out design's condensed
+    "10" was read as a 9, and a sponsor deck may print italic or wide numerals."""
+    n, _, h, w = x.shape
+    u = torch.rand(n, 4, generator=gen)
+    sx = torch.exp((u[:, 0] - 0.5) * 2 * STRETCH_WIDTH)  # glyph width × sx
+    sy = torch.exp((u[:, 1] - 0.5) * 2 * STRETCH_HEIGHT)
+    shear = (u[:, 2] - 0.5) * 2 * STRETCH_SHEAR  # px across per px down
+    turn = (u[:, 3] - 0.5) * 2 * STRETCH_TURN
+    cos, sin = torch.cos(turn), torch.sin(turn)
+    one, zero = torch.ones(n), torch.zeros(n)
+    unscale = torch.stack([torch.stack([1 / sx, zero], 1), torch.stack([zero, 1 / sy], 1)], 1)
+    unshear = torch.stack([torch.stack([one, -shear], 1), torch.stack([zero, one], 1)], 1)
+    unturn = torch.stack([torch.stack([cos, sin], 1), torch.stack([-sin, cos], 1)], 1)
+    back = unscale @ unshear @ unturn  # output pixel → input pixel, about the centre
+    to_unit = torch.tensor([[1.0, h / w], [w / h, 1.0]])  # grid units: x spans w/2 px, y spans h/2 px
+    theta = torch.zeros(n, 2, 3)
+    theta[:, :, :2] = back * to_unit
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    return F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+
+
+@dataclass(frozen=True)
+class Augment:
+    """What training batches go through beyond jitter, light and blur: the shares of batches degraded to
+    720p detail (``degrade``) and drawn in other proportions (``stretch``)."""
+
+    degraded: float = 0.0
+    stretched: float = 0.0
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How one classifier member trains: the command line's choices, kept together."""
+
+    minutes: float = 20
+    lr: float = 3e-3
+    resume: bool = False
+    width: float = 1.0
+    augment: Augment = Augment()
+
+
 def classifier_batches(
-    crops: np.ndarray, labels: np.ndarray, batch: int, gen: torch.Generator, augment: bool, degraded: float = 0.0
+    crops: np.ndarray, labels: np.ndarray, batch: int, gen: torch.Generator, augment: Augment | None
 ):
-    """Random 64 × 32 crops out of the stored 72 × 40 (±4 px jitter, the locator's error), shuffled; a
-    ``degraded`` share of the batches seen at a 720p camera's resolution (``degrade``)."""
-    order = torch.randperm(len(labels), generator=gen).numpy() if augment else np.arange(len(labels))
+    """Random 64 × 32 crops out of the stored 72 × 40 (±4 px jitter, the locator's error), shuffled and
+    augmented; with ``augment`` None, the centred crops in order (validation)."""
+    order = torch.randperm(len(labels), generator=gen).numpy() if augment is not None else np.arange(len(labels))
     for i in range(0, len(order), batch):
         idx = order[i : i + batch]
-        if augment:
+        if augment is not None:
             dx = torch.randint(0, 2 * CROP_MARGIN + 1, (1,), generator=gen).item()
             dy = torch.randint(0, 2 * CROP_MARGIN + 1, (1,), generator=gen).item()
         else:
             dx = dy = CROP_MARGIN
         x = torch.from_numpy(crops[idx, dy : dy + CROP_H, dx : dx + CROP_W]).permute(0, 3, 1, 2).float() / 255
-        if augment:
+        if augment is not None:
             x = photometric(x, gen)
-            if torch.rand(1, generator=gen).item() < degraded:
+            if torch.rand(1, generator=gen).item() < augment.stretched:
+                x = stretch(x, gen)
+            if torch.rand(1, generator=gen).item() < augment.degraded:
                 x = degrade(x, gen)
             if torch.rand(1, generator=gen).item() < 0.3:
                 x = F.avg_pool2d(F.pad(x, (1, 1, 1, 1), mode="replicate"), 3, 1)
@@ -93,7 +144,7 @@ def evaluate_classifier(model: nn.Module, crops: np.ndarray, labels: np.ndarray)
     gen = torch.Generator().manual_seed(0)
     preds = []
     with torch.no_grad():
-        for x, _ in classifier_batches(crops, labels, 512, gen, augment=False):
+        for x, _ in classifier_batches(crops, labels, 512, gen, None):
             preds.append(model(x).argmax(1).numpy())
     pred = np.concatenate(preds)
     cards = labels != NONE
@@ -150,31 +201,22 @@ def _start(model: nn.Module, resume: bool, log, path: Path) -> nn.Module:
     return model
 
 
-def train_classifier(
-    train: dict,
-    val: dict,
-    minutes: float,
-    log,
-    lr: float = 3e-3,
-    resume: bool = False,
-    path: Path = CLASSIFIER_PATHS[0],
-    degraded: float = 0.0,
-    width: float = 1.0,
-):
+def train_classifier(train: dict, val: dict, recipe: Recipe, path: Path, log):
+    """One classifier member, trained by ``recipe`` and written to ``path`` after every epoch."""
     gen = torch.Generator().manual_seed(1)
-    model = _start(Classifier(len(CLASSES), width), resume, log, path)
+    model = _start(Classifier(len(CLASSES), recipe.width), recipe.resume, log, path)
 
     def batch_loss(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         return F.cross_entropy(model(x), y, label_smoothing=0.05)
 
     def steps():
-        for x, y in classifier_batches(train["crops"], train["labels"], 128, gen, True, degraded):
+        for x, y in classifier_batches(train["crops"], train["labels"], 128, gen, recipe.augment):
             yield functools.partial(batch_loss, x, y)
 
     def describe() -> dict:
         return evaluate_classifier(model, val["crops"], val["labels"])
 
-    return model, _fit(model, steps, lr, minutes, log, describe, path)
+    return model, _fit(model, steps, recipe.lr, recipe.minutes, log, describe, path)
 
 
 def locator_targets(anchors: np.ndarray, counts: np.ndarray) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -321,6 +363,9 @@ def main() -> None:
     parser.add_argument(
         "--degrade", type=float, default=0.0, help="share of classifier batches seen at a 720p camera's resolution"
     )
+    parser.add_argument(
+        "--stretch", type=float, default=0.0, help="share of classifier batches drawn narrower, wider or slanted"
+    )
     parser.add_argument("--classifier-width", type=float, default=1.0, help="scales the classifier's channels")
     parser.add_argument(
         "--member",
@@ -372,9 +417,10 @@ def main() -> None:
 
     def fit_classifier() -> dict:
         """Train the chosen member, write its ONNX, return its figures."""
-        clf, figures = train_classifier(
-            train, val, args.classifier_minutes, log, args.lr, args.resume, path, args.degrade, args.classifier_width
+        recipe = Recipe(
+            args.classifier_minutes, args.lr, args.resume, args.classifier_width, Augment(args.degrade, args.stretch)
         )
+        clf, figures = train_classifier(train, val, recipe, path, log)
         export(clf, EXAMPLE_INPUT[Classifier](), path)
         return figures
 

@@ -1,5 +1,5 @@
-"""The training command's parts that need no training run: the 720p degradation of classifier batches,
-where ``--member N`` writes and resumes from, and the arguments it refuses.
+"""The training command's parts that need no training run: the 720p degradation and the stretching of
+classifier batches, validation batches, where ``--member N`` writes and resumes from, and the arguments it refuses.
 
 They run in the Python with torch (skipped where there is none), as the training itself does.
 """
@@ -35,6 +35,58 @@ def test_degrade_blurs_a_batch_to_720p_detail_and_keeps_its_shape_and_light(pyth
         assert out[..., 1:].sub(out[..., :-1]).abs().mean().item() < 0.2  # was 1.0 between neighbours
         flat = torch.full((4, 3, 64, 32), 0.7)
         assert torch.allclose(degrade(flat, gen), flat, atol=1e-5)
+        print("ok")
+        """,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_stretch_reshapes_each_index_about_the_crop_centre_and_keeps_flat_light(python):
+    done = run_in(
+        python,
+        """
+        import torch
+        from models.train import STRETCH_WIDTH, stretch
+
+        gen = torch.Generator().manual_seed(4)
+        bar = torch.zeros(256, 3, 64, 32)
+        bar[:, :, 16:48, 12:20] = 1.0  # an 8 px wide stroke centred in the crop
+        out = stretch(bar, gen)
+        assert out.shape == bar.shape, out.shape
+        ys, xs = torch.meshgrid(torch.arange(64.0) + 0.5, torch.arange(32.0) + 0.5, indexing="ij")
+        ink = out[:, 0]
+        cy = (ink * ys).sum((1, 2)) / ink.sum((1, 2))
+        cx = (ink * xs).sum((1, 2)) / ink.sum((1, 2))
+        assert (cy - 32).abs().max() < 0.5 and (cx - 16).abs().max() < 0.5, (cy, cx)  # about the anchor
+        width = ink[:, 32].sum(1)  # the stroke's width across its middle row
+        assert width.min() < 8 / 1.15 and width.max() > 8 * 1.15, (width.min(), width.max())
+        assert width.max() < 8 * float(torch.exp(torch.tensor(STRETCH_WIDTH))) * 1.35  # leaning widens a row a little
+        flat = torch.full((4, 3, 64, 32), 0.6)
+        assert torch.allclose(stretch(flat, gen), flat, atol=1e-5)
+        print("ok")
+        """,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_validation_batches_are_the_centred_crops_in_order_and_training_ones_are_augmented(python):
+    done = run_in(
+        python,
+        """
+        import numpy as np
+        import torch
+        from models.train import Augment, classifier_batches
+
+        rng = np.random.default_rng(2)
+        crops = rng.integers(0, 256, (10, 72, 40, 3), dtype=np.uint8)
+        labels = np.arange(10)
+        gen = torch.Generator().manual_seed(0)
+        (x, y), = list(classifier_batches(crops, labels, 16, gen, None))
+        assert torch.equal(y, torch.arange(10))
+        assert torch.allclose(x * 255, torch.from_numpy(crops[:, 4:68, 4:36]).permute(0, 3, 1, 2).float())
+        (x2, y2), = list(classifier_batches(crops, labels, 16, gen, Augment(stretched=1.0)))
+        assert sorted(y2.tolist()) == list(range(10)) and x2.shape == x.shape
+        assert not torch.allclose(x2, x[y2], atol=0.05)
         print("ok")
         """,
     )
