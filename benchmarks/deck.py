@@ -34,7 +34,7 @@ from vision.synth.scene import random_scene
 
 def play_figures(reader: CardReader, frames: list[Rendered]) -> dict[str, float]:
     """Exact plays (all, and in 1080p and 720p frames), card precision and recall over seats with
-    readable cards; phantom plays in empty ones."""
+    readable cards; phantom plays in empty ones; wrong plays the reader called readable."""
     score = PlayScore()
     by_size = {1080: PlayScore(), 720: PlayScore()}
     for frame in frames:
@@ -50,6 +50,7 @@ def play_figures(reader: CardReader, frames: list[Rendered]) -> dict[str, float]
         "precision": score.precision,
         "recall": score.recall,
         "phantom": score.phantom,
+        "taken_wrong": score.taken_wrong,
         "empties": score.empties,
     }
 
@@ -58,7 +59,7 @@ def table_row(label: str, f: dict[str, float]) -> str:
     """One reader's figures as a row of the printed table."""
     return (
         f"| {label} | {f['exact']:.2%} of {f['plays']} | {f['exact_1080']:.2%} | {f['exact_720']:.2%} "
-        f"| {f['precision']:.2%} | {f['recall']:.2%} | {f['phantom']}/{f['empties']} |"
+        f"| {f['precision']:.2%} | {f['recall']:.2%} | {f['phantom']}/{f['empties']} | {f['taken_wrong']} |"
     )
 
 
@@ -128,8 +129,8 @@ def main() -> None:
         f = play_figures(reader_for(None), render_frames(args.trained, args.frames, args.seed))
         rows.append(table_row(f"generic classifier on {args.trained} (a training design)", f))
     print(
-        "| reader | exact plays | in 1080p frames | in 720p frames | card precision | card recall | phantom plays |"
-        "\n|---|---|---|---|---|---|---|"
+        "| reader | exact plays | in 1080p frames | in 720p frames | card precision | card recall | phantom plays "
+        "| wrong plays called readable |\n|---|---|---|---|---|---|---|---|"
     )
     print("\n".join(rows))
     for label, deck in (("generic classifier", None), ("registered profile", profile)):

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 @dataclass
 class PlayScore:
     """Exact plays and card precision/recall over seats whose truth is readable cards; phantom plays in
-    empty areas. Seats truly occluded or face down count for neither."""
+    empty areas. Seats truly occluded or face down count for neither. ``taken_wrong``: wrong plays the
+    reader called readable (status "cards"): the ones the tracker would hand the referee; the others it
+    called unreadable or occluded, and the tracker waits for a better frame."""
 
     plays: int = 0
     exact: int = 0
@@ -19,6 +21,7 @@ class PlayScore:
     n_true: int = 0
     phantom: int = 0
     empties: int = 0
+    taken_wrong: int = 0
 
     def add(self, truth, got) -> bool | None:
         """One seat (truth and reading have ``status`` and ``cards``); whether the play was read exactly,
@@ -33,6 +36,7 @@ class PlayScore:
         ok = list(truth.cards) == list(got.cards)
         self.plays += 1
         self.exact += ok
+        self.taken_wrong += not ok and got.status == "cards"
         self.tp += sum((Counter(truth.cards) & Counter(got.cards)).values())
         self.n_pred += len(got.cards)
         self.n_true += len(truth.cards)

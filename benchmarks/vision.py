@@ -76,6 +76,11 @@ def main() -> None:
         ("card precision", f"{score.precision:.2%} ({score.tp}/{score.n_pred})", "≥ 99.8 %"),
         ("card recall", f"{score.recall:.2%} ({score.tp}/{score.n_true})", "≥ 99.8 %"),
         ("phantom plays in empty areas", f"{score.phantom}/{score.empties}", "0"),
+        (
+            "wrong plays called readable (the rest: unreadable or occluded)",
+            f"{score.taken_wrong}/{score.plays - score.exact}",
+            "",
+        ),
         ("seat status correct (empty/cards/unreadable/occluded)", f"{status_ok / status_n:.2%}", ""),
         ("time per frame, 4 play areas, median", f"{statistics.median(times):.1f} ms", "≤ 100 ms"),
         ("time per frame, p90", f"{times[int(0.9 * (len(times) - 1))]:.1f} ms", ""),
