@@ -180,7 +180,7 @@ class CardReader:
     @classmethod
     def from_onnx(cls, model_dir: Path | str = MODELS_DIR, threads: int = 2) -> CardReader:
         """The shipped models run with onnxruntime: ``locator.onnx``, and the mean of the ``CLASSIFIER_FILES``
-        the folder has (deck registration fine-tunes the first alone)."""
+        the folder has (deck registration fine-tunes each of them)."""
         model_dir = Path(model_dir)
         classifiers = [model_dir / name for name in CLASSIFIER_FILES if (model_dir / name).exists()]
         return cls(

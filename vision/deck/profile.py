@@ -1,10 +1,12 @@
 """The deck profile (the ``DECK`` file): the card reader's networks adapted to one deck design, and metadata.
 
 A zip (or a folder with the same files) holding ``classifier.onnx`` (the generic classifier's graph with
-weights fitted to the deck), optionally ``locator.onnx`` (the generic locator's graph fitted to rendered
-rows of the deck: the generic one misses about one index in twenty of an unseen font) and ``deck.json``:
-design name, date, accuracy on held-back augmented crops, the confidence threshold below which a
-table's cards are not this deck (``vision.deck.mismatch``), and the locator's peak threshold.
+weights fitted to the deck), optionally ``classifier_2.onnx`` … (the reader's further classifiers, each
+fitted the same way and averaged with the first, as the generic reader averages its members),
+optionally ``locator.onnx`` (the generic locator's graph fitted to rendered rows of the deck: the
+generic one misses about one index in twenty of an unseen font) and ``deck.json``: design name, date,
+accuracy on held-back augmented crops, the confidence threshold below which a table's cards are not
+this deck (``vision.deck.mismatch``), and the locator's peak threshold.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from vision.reader import CLASSIFIER_FILES, LOCATOR_FILE, MODELS_DIR, CardReader, onnx_classifier, onnx_locator
+from vision.reader import CLASSIFIER_FILES, LOCATOR_FILE, MODELS_DIR, CardReader, onnx_ensemble, onnx_locator
 
 FORMAT = 1
 
@@ -31,7 +33,7 @@ class DeckMeta:
     """Share of held-back augmented crops of the deck (cards and "none") read right."""
     held_back_crops: int
     confidence: float
-    """Mean top-1 probability on held-back card crops (the classifier alone)."""
+    """Mean top-1 probability on held-back card crops (the classifiers averaged, without the locator)."""
     mismatch_below: float
     """A table whose mean card confidence falls below this is not playing this deck: halfway between the
     profile's reader on rendered frames of this deck and of other designs (``vision.deck.threshold``)."""
@@ -49,14 +51,27 @@ class DeckProfile:
     """The ONNX model, serialised."""
     locator: bytes | None = None
     """The adapted locator's ONNX model; None: the generic locator reads this deck."""
+    further: tuple[bytes, ...] = ()
+    """The further classifiers fitted to the deck (``classifier_2.onnx`` …), averaged with the first.
+    A profile written before they existed holds none and reads with the first alone."""
+
+    def __post_init__(self) -> None:
+        if len(self.further) >= len(CLASSIFIER_FILES):
+            raise ValueError(f"a deck profile holds at most {len(CLASSIFIER_FILES)} classifiers")
+
+    @property
+    def classifiers(self) -> list[bytes]:
+        """Every fitted classifier, the first first."""
+        return [self.classifier, *self.further]
 
     def save(self, path: Path) -> None:
         """Write the profile as one zip file."""
         with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
             z.writestr("deck.json", json.dumps(asdict(self.meta), indent=2, ensure_ascii=False) + "\n")
-            z.writestr("classifier.onnx", self.classifier)
+            for name, model in zip(CLASSIFIER_FILES, self.classifiers, strict=False):  # __post_init__ caps the count
+                z.writestr(name, model)
             if self.locator is not None:
-                z.writestr("locator.onnx", self.locator)
+                z.writestr(LOCATOR_FILE, self.locator)
 
     @classmethod
     def load(cls, path: Path) -> DeckProfile:
@@ -64,23 +79,23 @@ class DeckProfile:
         path = Path(path)
         try:
             if path.is_dir():
-                meta, model = (path / "deck.json").read_text(), (path / "classifier.onnx").read_bytes()
-                locator = (path / "locator.onnx").read_bytes() if (path / "locator.onnx").exists() else None
+                files = {p.name: p.read_bytes() for p in path.iterdir() if p.is_file()}
             else:
                 with zipfile.ZipFile(path) as z:
-                    meta, model = z.read("deck.json").decode(), z.read("classifier.onnx")
-                    locator = z.read("locator.onnx") if "locator.onnx" in z.namelist() else None
-            fields = json.loads(meta)
-        except (OSError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as err:
+                    files = {name: z.read(name) for name in z.namelist()}
+            fields = json.loads(files["deck.json"].decode())
+            model = files[CLASSIFIER_FILES[0]]
+        except (OSError, KeyError, zipfile.BadZipFile, UnicodeDecodeError, json.JSONDecodeError) as err:
             raise ValueError(f"{path}: not a deck profile ({err})") from err
         if fields.get("format") != FORMAT:
             raise ValueError(f"{path}: deck profile format {fields.get('format')!r}, this station reads {FORMAT}")
-        return cls(DeckMeta(**fields), model, locator)
+        further = tuple(files[name] for name in CLASSIFIER_FILES[1:] if name in files)
+        return cls(DeckMeta(**fields), model, files.get(LOCATOR_FILE), further)
 
 
 def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardReader:
     """The one way the station builds its card reader (``read-frame``, ``run``, the benchmarks): the
-    shipped models in ``model_dir``, or with a deck profile its classifier and peak threshold in place
+    shipped models in ``model_dir``, or with a deck profile its classifiers and peak threshold in place
     of the generic ones (and its adapted locator when it carries one). ValueError naming the folder
     when its models are missing."""
     model_dir = Path(model_dir)
@@ -92,4 +107,4 @@ def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardRe
         return generic
     thresholds = dataclasses.replace(generic.thresholds, peak=deck.meta.peak)
     locate = generic.locate if deck.locator is None else onnx_locator(deck.locator)
-    return CardReader(locate, onnx_classifier(deck.classifier), thresholds)
+    return CardReader(locate, onnx_ensemble(deck.classifiers), thresholds)

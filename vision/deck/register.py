@@ -2,12 +2,12 @@
 
 Steps, each timed: cut every card's face from its photo (``photos``), synthesise index crops of those
 faces under the usual camera conditions (``crops``), render table scenes of the deck and cut them into
-locator strips and more index crops (``rendered``), fine-tune the generic classifier and the generic
-locator on them in two torch subprocesses side by side (``finetune``; the station's own environment has
-no torch), measure the classifier on held-back crops synthesised with another seed, and calibrate the
-mismatch threshold on frames of the deck and of other designs read by the fitted reader
-(``threshold``). The photos are named by card code (``Th.jpg``, ``SJ.jpg``); ``corners.json`` holds the
-calibration (``{"corners": [[x, y] SW, SE, NE, NW]}``).
+locator strips and more index crops (``rendered``), fine-tune each generic classifier the models folder
+has and the generic locator on them in torch subprocesses, one per core at a time (``finetune``; the
+station's own environment has no torch), measure the averaged classifiers on held-back crops synthesised
+with another seed, and calibrate the mismatch threshold on frames of the deck and of other designs read
+by the fitted reader (``threshold``). The photos are named by card code (``Th.jpg``, ``SJ.jpg``);
+``corners.json`` holds the calibration (``{"corners": [[x, y] SW, SE, NE, NW]}``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,15 @@ from vision.deck.photos import cut_face
 from vision.deck.profile import DeckMeta, DeckProfile
 from vision.deck.rendered import install_faces, jittered_crops, rendered_data
 from vision.deck.threshold import calibrate
-from vision.reader import LOCATOR_FILE, MODELS_DIR, CardReader, Thresholds, onnx_classifier, onnx_locator
+from vision.reader import (
+    CLASSIFIER_FILES,
+    LOCATOR_FILE,
+    MODELS_DIR,
+    CardReader,
+    Thresholds,
+    onnx_ensemble,
+    onnx_locator,
+)
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 CALIBRATION_DESIGNS = ("anglo", "tigullio")
@@ -98,36 +106,39 @@ def _mean_confidence(classify, crops: np.ndarray, labels: np.ndarray) -> tuple[f
     return float((probs.argmax(1) == labels).mean()), float(probs[cards].max(1).mean())
 
 
-def _finetune(
-    data: dict[str, dict[str, np.ndarray]], epochs: dict[str, int], model_dir: Path, threads: int
-) -> dict[str, bytes]:
-    """Fine-tune each generic network named in ``data`` ("classifier": crops and labels, "locator":
-    strips) in its own torch subprocess; side by side when ``threads`` is enough for one each (the
-    station's two cores), else one after the other. The fitted ONNX models, serialised."""
+def _finetune(jobs: dict[str, tuple[dict[str, np.ndarray], int]], model_dir: Path, threads: int) -> dict[str, bytes]:
+    """Fine-tune each generic network ``jobs`` names by its file (``classifier.onnx``, … : crops and
+    labels; ``locator.onnx``: strips; with its epochs), each in its own torch subprocess, ``threads`` of
+    them at a time (the next starts as soon as one ends). The fitted ONNX models, serialised, by file."""
     python = train_python()
-    each = str(max(1, threads // len(data)))
+    each = str(max(1, threads // len(jobs)))
     with tempfile.TemporaryDirectory() as tmp:
-        running = {}
-        for name, arrays in data.items():
-            np.savez(Path(tmp) / f"{name}.npz", **arrays)
-            cmd = [python, "-m", "vision.deck.finetune", "--model", str(model_dir / f"{name}.onnx")]
-            cmd += ["--crops" if name == "classifier" else "--strips", str(Path(tmp) / f"{name}.npz")]
-            cmd += ["--out", str(Path(tmp) / f"{name}.onnx"), "--epochs", str(epochs[name]), "--threads", each]
-            running[name] = subprocess.Popen(
-                cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-            )
-            if threads < len(data):
-                _wait(name, running[name])
-        for name, proc in running.items():
-            if proc.returncode is None:  # not yet waited for
-                _wait(name, proc)
-        return {name: (Path(tmp) / f"{name}.onnx").read_bytes() for name in data}
-
-
-def _wait(name: str, proc: subprocess.Popen) -> None:
-    _, err = proc.communicate()
-    if proc.returncode != 0:
-        raise RegistrationError(f"fine-tuning the {name} failed:\n{err[-2000:]}")
+        saved: dict[int, Path] = {}  # the classifiers share one crop set: written once
+        waiting, running = list(jobs.items()), {}
+        try:
+            while waiting or running:
+                while waiting and len(running) < max(1, threads):
+                    name, (arrays, epochs) = waiting.pop(0)
+                    if id(arrays) not in saved:
+                        saved[id(arrays)] = Path(tmp) / f"data_{len(saved)}.npz"
+                        np.savez(saved[id(arrays)], **arrays)
+                    cmd = [python, "-m", "vision.deck.finetune", "--model", str(model_dir / name)]
+                    cmd += ["--strips" if name == LOCATOR_FILE else "--crops", str(saved[id(arrays)])]
+                    cmd += ["--out", str(Path(tmp) / name), "--epochs", str(epochs), "--threads", each]
+                    with open(Path(tmp) / f"{name}.err", "w") as err:  # a file: a full pipe would stall it
+                        running[name] = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=err)
+                done = [name for name, proc in running.items() if proc.poll() is not None]
+                for name in done:
+                    if running.pop(name).returncode != 0:
+                        err = (Path(tmp) / f"{name}.err").read_text()[-2000:]
+                        raise RegistrationError(f"fine-tuning {name} failed:\n{err}")
+                if not done:
+                    time.sleep(0.2)
+        finally:
+            for proc in running.values():
+                proc.kill()
+                proc.wait()
+        return {name: (Path(tmp) / name).read_bytes() for name in jobs}
 
 
 def register(
@@ -151,23 +162,28 @@ def register(
     crops, labels = synth_crops(faces, per_card, seed)
     held, held_labels = synth_crops(faces, max(10, per_card // 5), seed + 1)
     log(f"synthesised {len(labels)} training and {len(held_labels)} held-back crops: {time.monotonic() - start:.0f} s")
-    data = {"classifier": {"crops": crops, "labels": labels}}
+    cards = {"crops": crops, "labels": labels}
+    strips = None
     if frames:
         scenes = rendered_data(faces, frames, seed, jobs=threads)
-        data["classifier"]["crops"] = np.concatenate([crops, jittered_crops(scenes["crops"], seed)])
-        data["classifier"]["labels"] = np.concatenate([labels, scenes["labels"]])
-        data["locator"] = {key: value for key, value in scenes.items() if key.startswith("loc_")}
+        cards = {
+            "crops": np.concatenate([crops, jittered_crops(scenes["crops"], seed)]),
+            "labels": np.concatenate([labels, scenes["labels"]]),
+        }
+        strips = {key: value for key, value in scenes.items() if key.startswith("loc_")}
         counts = f"{len(scenes['loc_n'])} strips, {len(scenes['labels'])} crops"
         log(f"rendered {frames} frames ({counts}): {time.monotonic() - start:.0f} s")
-    epochs_of = {"classifier": epochs, "locator": locator_epochs}
-    models = _finetune(data, epochs_of, model_dir, threads)
-    model, locator = models["classifier"], models.get("locator")
-    log(f"fine-tuned the {' and the '.join(models)}: {time.monotonic() - start:.0f} s")
-    accuracy, confidence = _mean_confidence(onnx_classifier(model), held, held_labels)
+    members = [name for name in CLASSIFIER_FILES if (model_dir / name).exists()]
+    jobs = {name: (cards, epochs) for name in members}
+    if strips is not None:  # the locator first: it takes longest
+        jobs = {LOCATOR_FILE: (strips, locator_epochs)} | jobs
+    models = _finetune(jobs, model_dir, threads)
+    fitted, locator = [models[name] for name in members], models.get(LOCATOR_FILE)
+    log(f"fine-tuned {', '.join(models)}: {time.monotonic() - start:.0f} s")
+    classify = onnx_ensemble(fitted)
+    accuracy, confidence = _mean_confidence(classify, held, held_labels)
     peak = DECK_PEAK if locator is None else ADAPTED_PEAK
-    reader = CardReader(
-        onnx_locator(locator or str(model_dir / LOCATOR_FILE)), onnx_classifier(model), Thresholds(peak=peak)
-    )
+    reader = CardReader(onnx_locator(locator or str(model_dir / LOCATOR_FILE)), classify, Thresholds(peak=peak))
     calibration = calibrate(reader, install_faces(faces), CALIBRATION_DESIGNS, seed=seed + 2)
     mismatch_below = calibration.mismatch_below
     seconds = time.monotonic() - start
@@ -186,4 +202,4 @@ def register(
         peak=peak,
         seconds=round(seconds, 1),
     )
-    return DeckProfile(meta, model, locator)
+    return DeckProfile(meta, fitted[0], locator, tuple(fitted[1:]))

@@ -6,13 +6,15 @@ Needs a Python with torch (skipped otherwise); the slow test and ``benchmarks/de
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 
 import numpy as np
+import pytest
 
 from vision.deck.crops import CODES, NONE, synth_crops
 from vision.deck.drawn import draw_face
-from vision.deck.register import REPO
+from vision.deck.register import REPO, RegistrationError, _finetune
 from vision.deck.rendered import rendered_data
 from vision.reader import MODELS_DIR, onnx_classifier, onnx_locator
 from vision.strips import GRID_H, GRID_W, LOCATOR_STRIDE
@@ -62,3 +64,17 @@ def test_locator_finetuning_answers_the_decks_indices_more_strongly(models, pyth
     before = anchor_heat(onnx_locator(str(MODELS_DIR / "locator.onnx")), held)
     after = anchor_heat(onnx_locator(str(tmp_path / "l.onnx")), held)
     assert after > before + 0.03, (before, after)
+
+
+def test_registration_fine_tunes_each_network_in_turn_and_names_one_that_fails(models, python, tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_STATION_TRAIN_PYTHON", python)
+    crops, labels = synth_crops({code: draw_face(code) for code in CODES}, 3, seed=1)
+    cards = {"crops": crops, "labels": labels}
+    fitted = _finetune({"classifier.onnx": (cards, 1), "classifier_2.onnx": (cards, 1)}, MODELS_DIR, threads=1)
+    assert sorted(fitted) == ["classifier.onnx", "classifier_2.onnx"]
+    outputs = [onnx_classifier(model)(crops[:8]) for model in fitted.values()]
+    assert outputs[0].shape == (8, NONE + 1) and not np.allclose(outputs[0], outputs[1])  # each its own
+    shutil.copy(MODELS_DIR / "classifier.onnx", tmp_path / "classifier.onnx")
+    (tmp_path / "classifier_2.onnx").write_bytes(b"not a network")
+    with pytest.raises(RegistrationError, match=r"fine-tuning classifier_2\.onnx failed"):
+        _finetune({"classifier.onnx": (cards, 1), "classifier_2.onnx": (cards, 1)}, tmp_path, threads=2)

@@ -12,7 +12,7 @@ from referee_station.cli import main
 from tests.vision.scenes import scene
 from vision.deck.mismatch import DeckCheck
 from vision.deck.profile import DeckMeta, DeckProfile, reader_for
-from vision.reader import MODELS_DIR, FrameReading, SeatReading
+from vision.reader import CLASSIFIER_FILES, MODELS_DIR, FrameReading, SeatReading
 from vision.synth.render import render
 
 META = DeckMeta("sponsor", "2026-11-30T12:00:00+00:00", 0.998, 2025, 0.88, 0.77, 0.35, 300.0)
@@ -38,6 +38,13 @@ def test_zip_and_folder_round_trip(tmp_path):
     with_locator = DeckProfile(META, b"onnx bytes", b"locator bytes")
     with_locator.save(tmp_path / "l.deck")
     assert DeckProfile.load(tmp_path / "l.deck") == with_locator
+    (folder / "classifier_2.onnx").write_bytes(b"second")  # a profile fitted from a pair of classifiers
+    assert DeckProfile.load(folder).classifiers == [b"onnx bytes", b"second"]
+    pair = DeckProfile(META, b"onnx bytes", b"locator bytes", (b"second", b"third"))
+    pair.save(tmp_path / "p.deck")
+    assert DeckProfile.load(tmp_path / "p.deck") == pair
+    with pytest.raises(ValueError, match="at most 3 classifiers"):
+        DeckProfile(META, b"onnx bytes", None, (b"2", b"3", b"4"))
 
 
 @pytest.mark.parametrize(
@@ -119,6 +126,21 @@ def test_reader_for_reads_with_the_profiles_locator(models, frame_file):
     wrong = DeckProfile(generic.meta, generic.classifier, generic.classifier)  # not a locator at all
     with pytest.raises(Exception, match=r"(?i)invalid|dimension|shape"):
         reader_for(wrong).read(frame, corners)
+
+
+def test_reader_for_averages_every_classifier_of_the_profile(models, frame_file):
+    image, corners = frame_file
+    frame, corners = cv2.imread(str(image)), np.array([p.split(",") for p in corners.split(";")], float)
+    members = [(MODELS_DIR / name).read_bytes() for name in CLASSIFIER_FILES if (MODELS_DIR / name).exists()]
+    if len(members) < 2:
+        pytest.skip("one shipped classifier: nothing to average")
+    generic = reader_for(None).read(frame, corners).seats["S"]
+    profile = DeckProfile(generic_profile(0.5).meta, members[0], None, tuple(members[1:]))
+    fitted = reader_for(profile).read(frame, corners).seats["S"]
+    alone = reader_for(DeckProfile(profile.meta, members[0])).read(frame, corners).seats["S"]
+    assert fitted.cards == generic.cards == ["5s", "5h", "5d"]
+    assert fitted.confidences == pytest.approx(generic.confidences, abs=1e-5)
+    assert alone.confidences != pytest.approx(generic.confidences, abs=1e-5)
 
 
 def test_reader_for_names_missing_models(tmp_path):
