@@ -105,13 +105,13 @@ class Augment:
 
 @dataclass(frozen=True)
 class Recipe:
-    """How one classifier member trains: the command line's choices, kept together."""
+    """How one classifier member trains: the command line's choices (its defaults live there), kept together."""
 
-    minutes: float = 20
-    lr: float = 3e-3
-    resume: bool = False
-    width: float = 1.0
-    augment: Augment = Augment()
+    minutes: float
+    lr: float
+    resume: bool
+    width: float
+    augment: Augment
 
 
 def classifier_batches(

@@ -39,6 +39,13 @@ LOCATOR_FILE = "locator.onnx"
 CLASSIFIER_FILES = ("classifier.onnx", "classifier_2.onnx", "classifier_3.onnx")
 """The generic classifiers, in a models folder, averaged: the first is required, the others optional."""
 
+
+def classifier_paths(model_dir: Path) -> list[Path]:
+    """The ``CLASSIFIER_FILES`` a models folder has, in order: the members the reader averages and deck
+    registration fine-tunes."""
+    return [model_dir / name for name in CLASSIFIER_FILES if (model_dir / name).exists()]
+
+
 Locate = Callable[[np.ndarray], np.ndarray]
 """(N, H, W, 3) uint8 locator inputs → (N, 5, GRID_H, GRID_W) float32 raw outputs."""
 Classify = Callable[[np.ndarray], np.ndarray]
@@ -182,10 +189,9 @@ class CardReader:
         """The shipped models run with onnxruntime: ``locator.onnx``, and the mean of the ``CLASSIFIER_FILES``
         the folder has (deck registration fine-tunes each of them)."""
         model_dir = Path(model_dir)
-        classifiers = [model_dir / name for name in CLASSIFIER_FILES if (model_dir / name).exists()]
         return cls(
             onnx_locator(str(model_dir / LOCATOR_FILE), threads),
-            onnx_ensemble([str(path) for path in classifiers], threads),
+            onnx_ensemble([str(path) for path in classifier_paths(model_dir)], threads),
         )
 
     def read(self, frame: np.ndarray, corners: np.ndarray) -> FrameReading:

@@ -12,7 +12,14 @@ import pytest
 from referee_station.cli import main
 from tests.vision.scenes import PLAYS, scene
 from vision.geometry import SEATS
-from vision.reader import CLASSES, CLASSIFIER_FILES, MODELS_DIR, CardReader, onnx_classifier, onnx_ensemble
+from vision.reader import (
+    CLASSES,
+    MODELS_DIR,
+    CardReader,
+    classifier_paths,
+    onnx_classifier,
+    onnx_ensemble,
+)
 from vision.strips import GRID_H, GRID_W
 from vision.synth.render import render
 
@@ -88,7 +95,7 @@ def test_the_shipped_classifiers_are_averaged_and_all_but_the_first_are_optional
     models, or a deck's) reads with it alone."""
     frame = render(scene(0))
     crops = np.random.default_rng(0).integers(0, 256, (6, 64, 32, 3), dtype=np.uint8)
-    paths = [str(MODELS_DIR / name) for name in CLASSIFIER_FILES if (MODELS_DIR / name).exists()]
+    paths = [str(path) for path in classifier_paths(MODELS_DIR)]
     assert len(paths) >= 2, "the shipped reader averages several classifiers"
     members = [onnx_classifier(path)(crops) for path in paths]
     assert np.allclose(onnx_ensemble(paths[:1])(crops), members[0])

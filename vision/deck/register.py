@@ -31,11 +31,11 @@ from vision.deck.profile import DeckMeta, DeckProfile
 from vision.deck.rendered import install_faces, jittered_crops, rendered_data
 from vision.deck.threshold import calibrate
 from vision.reader import (
-    CLASSIFIER_FILES,
     LOCATOR_FILE,
     MODELS_DIR,
     CardReader,
     Thresholds,
+    classifier_paths,
     onnx_ensemble,
     onnx_locator,
 )
@@ -173,7 +173,7 @@ def register(
         strips = {key: value for key, value in scenes.items() if key.startswith("loc_")}
         counts = f"{len(scenes['loc_n'])} strips, {len(scenes['labels'])} crops"
         log(f"rendered {frames} frames ({counts}): {time.monotonic() - start:.0f} s")
-    members = [name for name in CLASSIFIER_FILES if (model_dir / name).exists()]
+    members = [path.name for path in classifier_paths(model_dir)]
     jobs = {name: (cards, epochs) for name in members}
     if strips is not None:  # the locator first: it takes longest
         jobs = {LOCATOR_FILE: (strips, locator_epochs)} | jobs

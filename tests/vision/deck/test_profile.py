@@ -12,7 +12,7 @@ from referee_station.cli import main
 from tests.vision.scenes import scene
 from vision.deck.mismatch import DeckCheck
 from vision.deck.profile import DeckMeta, DeckProfile, reader_for
-from vision.reader import CLASSIFIER_FILES, MODELS_DIR, FrameReading, SeatReading
+from vision.reader import MODELS_DIR, FrameReading, SeatReading, classifier_paths
 from vision.synth.render import render
 
 META = DeckMeta("sponsor", "2026-11-30T12:00:00+00:00", 0.998, 2025, 0.88, 0.77, 0.35, 300.0)
@@ -131,7 +131,7 @@ def test_reader_for_reads_with_the_profiles_locator(models, frame_file):
 def test_reader_for_averages_every_classifier_of_the_profile(models, frame_file):
     image, corners = frame_file
     frame, corners = cv2.imread(str(image)), np.array([p.split(",") for p in corners.split(";")], float)
-    members = [(MODELS_DIR / name).read_bytes() for name in CLASSIFIER_FILES if (MODELS_DIR / name).exists()]
+    members = [path.read_bytes() for path in classifier_paths(MODELS_DIR)]
     if len(members) < 2:
         pytest.skip("one shipped classifier: nothing to average")
     generic = reader_for(None).read(frame, corners).seats["S"]

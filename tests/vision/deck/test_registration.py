@@ -25,7 +25,7 @@ from tests.camera.test_end_to_end import SECONDS, camera_truth, check_events, ru
 from vision.deck.drawn import registration_photos
 from vision.deck.profile import DeckProfile, reader_for
 from vision.deck.register import RegistrationError, register, train_python
-from vision.reader import CLASSIFIER_FILES, MODELS_DIR
+from vision.reader import MODELS_DIR, classifier_paths
 
 FRAMES = 30
 
@@ -48,9 +48,7 @@ def test_registered_deck_reads_like_a_trained_design(registered, drawn_design):
     profile = registered
     assert profile.meta.accuracy > 0.97
     assert profile.locator is not None
-    assert len(profile.classifiers) == sum(
-        (MODELS_DIR / name).exists() for name in CLASSIFIER_FILES
-    )  # every member fitted
+    assert len(profile.classifiers) == len(classifier_paths(MODELS_DIR))  # every member fitted
 
     frames = render_frames(drawn_design, FRAMES, seed=21)
     before = play_figures(reader_for(None), frames)
