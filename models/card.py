@@ -101,6 +101,8 @@ def render_card(m: dict) -> str:
             [
                 "- The reader averages the classifiers' probabilities (`vision.reader.onnx_ensemble`); deck",
                 "  registration fine-tunes each of them, and a deck profile averages its fitted classifiers too.",
+                "  A crop whose top probability is under 0.8 is read again 2 px off in eight directions and the",
+                "  nine readings averaged (`vision.reader.RECHECK_SHIFTS`): fewer wrong plays called readable.",
             ]
             if members
             else []

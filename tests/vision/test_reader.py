@@ -15,12 +15,14 @@ from vision.geometry import SEATS
 from vision.reader import (
     CLASSES,
     MODELS_DIR,
+    RECHECK_SHIFTS,
     CardReader,
+    Thresholds,
     classifier_paths,
     onnx_classifier,
     onnx_ensemble,
 )
-from vision.strips import GRID_H, GRID_W
+from vision.strips import GRID_H, GRID_W, crop_index, rectify
 from vision.synth.render import render
 
 # a cell well inside the play area, in locator cells
@@ -88,6 +90,53 @@ def test_anchors_left_to_right() -> None:
     reading = CardReader(locate, fake_classify(codes)).read(FRAME, CORNERS)
     assert [u for u, _ in reading.seats["S"].anchors] == sorted(u for u, _ in reading.seats["S"].anchors)
     assert reading.seats["S"].cards == codes
+
+
+def torn_then_sure(calls: list[np.ndarray]):
+    """A classifier that, on its first call, is sure of every other crop (5s) and torn on the rest (5h 0.5,
+    6h 0.45); on later calls (the rechecks) it reads 6h at 0.9. Records every batch in ``calls``."""
+
+    def classify(x: np.ndarray) -> np.ndarray:
+        calls.append(x.copy())
+        probs = np.zeros((len(x), len(CLASSES)), np.float32)
+        for i in range(len(x)):
+            if len(calls) > 1:
+                probs[i, CLASSES.index("6h")] = 0.9
+            elif i % 2 == 0:
+                probs[i, CLASSES.index("5s")] = 0.95
+            else:
+                probs[i, [CLASSES.index("5h"), CLASSES.index("6h")]] = 0.5, 0.45
+            rest = probs[i] == 0
+            probs[i, rest] = (1 - probs[i].sum()) / rest.sum()
+        return probs
+
+    return classify
+
+
+def test_a_doubtful_card_is_read_again_at_the_shifted_crops() -> None:
+    """A crop whose top probability is under ``Thresholds.recheck`` is classified again at every
+    ``RECHECK_SHIFTS`` offset and the mean decides; a sure crop is read once. Without the recheck the
+    torn card reads 5h and its seat unreadable (below ``confident``)."""
+    frame = np.random.default_rng(3).integers(0, 256, FRAME.shape, dtype=np.uint8)
+    locate = fake_locate([(ROW, 20), (ROW, 30)], BLOCK)
+    calls: list[np.ndarray] = []
+    reading = CardReader(locate, torn_then_sure(calls)).read(frame, CORNERS)
+    assert [len(batch) for batch in calls] == [2 * len(SEATS), len(SEATS) * len(RECHECK_SHIFTS)]
+    for seat in SEATS:
+        assert reading.seats[seat].cards == ["5s", "6h"]
+        assert reading.seats[seat].status == "cards"
+        assert reading.seats[seat].confidences[1] == pytest.approx((0.45 + 0.9 * len(RECHECK_SHIFTS)) / 9, abs=0.01)
+    first = SEATS[0]
+    u, v = reading.seats[first].anchors[1]
+    strip = rectify(frame, CORNERS)[first]
+    for k, (du, dv) in enumerate(RECHECK_SHIFTS):
+        assert np.array_equal(calls[1][k], crop_index(strip, u + du, v + dv))
+
+    calls.clear()
+    once = CardReader(locate, torn_then_sure(calls), Thresholds(recheck=0.0)).read(frame, CORNERS)
+    assert len(calls) == 1
+    assert once.seats[first].cards == ["5s", "5h"]
+    assert once.seats[first].status == "unreadable"
 
 
 def test_the_shipped_classifiers_are_averaged_and_all_but_the_first_are_optional(tmp_path) -> None:
