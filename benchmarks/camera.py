@@ -1,16 +1,19 @@
 """Camera benchmark: simulated matches rendered frame by frame and refereed by the camera pipeline.
 
-``python -m benchmarks.camera [--seeds 12 8] [--reader truth|onnx] [--fps 10] [--until S]`` simulates
-each seed's match (``referee_station.sim``; seeds 12 and 8 give 14 + 6 = 20 deals), renders it as the
-overhead camera sees it (``vision.video``: hands reaching in, pauses, sweeps; markers; 1280×720), feeds
+``python -m benchmarks.camera [--seeds 12 8] [--reader truth|onnx] [--design D] [--deck F] [--fps 10] [--until S]``
+simulates each seed's match (``referee_station.sim``; seeds 12 and 8 give 14 + 6 = 20 deals), renders it as
+the overhead camera sees it (``vision.video``: hands reaching in, pauses, sweeps; markers; 1280×720), feeds
 every frame to ``CameraPipeline`` (calibrated from the markers in the first frame) and compares its
 ``play`` and ``clear`` events with the simulation's. Frames go straight from the renderer to the
 pipeline (no MP4 round trip: the end-to-end test covers that), so the timings are the station's alone.
 
 ``--reader truth`` reads the cards from the simulation (a perfect reader, "occluded" under a hand): it
 measures calibration, motion gating, tracking and timing apart from the card reader; ``--reader onnx``
-uses the shipped models. Prints plays exact (seat, cards, order), phantom plays, time error, clears,
-frames per second and CPU per table (share of one core to keep up with a live camera at ``--fps``).
+uses the shipped models, or with ``--deck FILE`` a registered deck profile. ``--design`` names the card
+artwork the video shows (default the held-out ``tigullio``; ``drawn``: deck registration's test design),
+so ``--design drawn --deck FILE`` measures a registered deck as the tracker hands its plays to the
+referee. Prints plays exact (seat, cards, order), phantom plays, time error, clears, frames per second
+and CPU per table (share of one core to keep up with a live camera at ``--fps``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import time
 from referee_station.sim.match import simulate
 from referee_station.table.events import Clear, DealStart, PlayCards, Record, Tick
 from vision.calibrate import from_markers
+from vision.deck.drawn import install_drawn_design
 from vision.layout import Layout
 from vision.pipeline import CameraPipeline
 from vision.video import VideoRenderer, choreograph, truth_reading
@@ -79,15 +83,16 @@ def run_match(seed: int, args: argparse.Namespace) -> dict:
     sim = simulate(seed, deals=20)
     events = [e for e in sim.events if args.until is None or e.t <= args.until]
     choreo = choreograph(events, seed)
-    renderer = VideoRenderer(choreo)
+    renderer = VideoRenderer(choreo, design=install_drawn_design() if args.design == "drawn" else args.design)
     frames = renderer.frames(args.fps)
     t, frame = next(frames)
     calib = from_markers(f"bench{seed}", frame, Layout.default())
     if args.reader == "onnx":
-        from vision.deck.profile import reader_for
+        from vision.deck.profile import DeckProfile, reader_for
         from vision.reader import MODELS_DIR
 
-        read = reader_for(None, args.models or MODELS_DIR).read
+        deck = DeckProfile.load(args.deck) if args.deck else None
+        read = reader_for(deck, args.models or MODELS_DIR).read
     else:
         clock = {"t": 0.0}
 
@@ -135,6 +140,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[12, 8])
     parser.add_argument("--reader", choices=["truth", "onnx"], default="truth")
     parser.add_argument("--models", help="with --reader onnx: folder of the ONNX models (default: shipped)")
+    parser.add_argument("--deck", help="with --reader onnx: read with this registered deck profile")
+    parser.add_argument("--design", default="tigullio", help="the cards' artwork; drawn: the deck test design")
     parser.add_argument("--fps", type=float, default=10.0)
     parser.add_argument("--until", type=float, help="only the first S seconds of each match")
     parser.add_argument("--json", help="also write every figure to this file")
@@ -150,6 +157,8 @@ def main() -> None:
     p95 = errors[min(len(errors) - 1, round(0.95 * (len(errors) - 1)))] if errors else float("nan")
     summary = {
         "reader": args.reader,
+        "design": args.design,
+        "deck": args.deck,
         "seeds": args.seeds,
         "deals": sum(r["deals"] for r in results),
         "video_minutes": round(video / 60, 1),

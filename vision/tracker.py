@@ -18,8 +18,10 @@ Per seat (invariants):
 - *Uncertain reads*: a play carries ``confidence`` (the lowest card confidence; halved if the reads
   never agreed twice in ``max_reads`` tries) so that the referee flags rather than penalises (R-PLAY-4).
 Across seats: a trick is cleared (``clear``) when every play area is empty after a play and cards went
-to the discard areas (cards taken back into a hand are not a clear); or, since nobody beats their own
-play (R-PLAY-2), when a seat lays new cards while its own are the only ones on the table. Events leave
+to the discard areas, or the cards of two or more seats went (cards one player takes back into the hand
+are not a clear; a plain back piled on the same back can leave the discard area looking unchanged); or,
+since nobody beats their own play (R-PLAY-2), when a seat lays new cards while its own are the only
+ones on the table. Events leave
 in time order: one is held back while another seat's still unsettled change might have landed earlier.
 """
 
@@ -73,7 +75,7 @@ class TrackerConfig:
     change: float = 0.02
     """Share of changed pixels against the reference that counts as a change of the area."""
     level: int = 18
-    """Grey levels of difference that count a pixel as changed."""
+    """Levels of difference, in any colour channel, that count a pixel as changed."""
     land: float = 0.6
     """Share of the changed pixels that must already match the final picture for the cards to have landed."""
     history: float = 8.0
@@ -192,6 +194,8 @@ class PlayTracker:
         if self._trick_open and s.cards and others_empty:  # nobody beats their own play (R-PLAY-2)
             self._pending.append(Clear(round(max(landed - 0.01, s.change_since or landed), 2)))
             self._reset_discards(patches)
+            for other in self.seats.values():
+                other.removed_at = None
         s.cards = cards
         self._accept(s, patch)
         self._trick_open = True
@@ -224,9 +228,9 @@ class PlayTracker:
             for seat, s in self.seats.items()
             if s.discard_ref is not None
         )
-        if not moved:
-            return  # the cards went back into a hand, not to the discard areas
         removals = [s.removed_at for s in self.seats.values() if s.removed_at is not None]
+        if not moved and len(removals) < 2:
+            return  # one player's cards went back into the hand, not to the discard areas
         self._pending.append(Clear(round(max(removals, default=t), 2)))
         self._trick_open = False
         for s in self.seats.values():

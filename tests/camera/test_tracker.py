@@ -59,6 +59,18 @@ def test_trick_cleared_to_the_discard_areas():
     assert events[2].t == pytest.approx(5.2, abs=0.35)
 
 
+def test_two_seats_swept_clear_the_trick_though_the_discard_areas_look_the_same():
+    """A plain back dropped on a pile of the same back changes no pixel of the discard patch; two seats'
+    cards going at once are still a sweep (one player only takes back their own)."""
+    script = Script(
+        plays={"E": [(1.0, PAIR), (5.0, ())], "S": [(2.5, ("9s", "9d")), (5.2, ())]},
+        arms={"E": [(4.7, 5.3, 1.0)], "S": [(4.9, 5.5, 1.0)]},
+    )
+    events, _ = run(script, until=8)
+    assert [type(e) for e in events] == [PlayCards, PlayCards, Clear]
+    assert events[2].t == pytest.approx(5.2, abs=0.35)
+
+
 def test_cards_taken_back_into_the_hand_are_no_clear():
     script = Script(plays={"E": [(1.0, PAIR), (3.0, ())]}, arms={"E": [(2.8, 3.3, 1.0)]})
     events, _ = run(script, until=6)
