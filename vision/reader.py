@@ -98,7 +98,8 @@ class Thresholds:
     peak: float = 0.35
     """Locator heatmap score for an index anchor."""
     none: float = 0.5
-    """A crop whose "none" probability passes this is not a card (a locator false alarm)."""
+    """A crop whose "none" probability passes this is not a card (a locator false alarm); its best card
+    probability p still caps the seat's confidences at 1 − p (the row may be a card short)."""
     confident: float = 0.6
     """Below this card probability the seat is reported unreadable."""
     recheck: float = 0.8
@@ -260,15 +261,19 @@ class CardReader:
     def _decide(self, out: np.ndarray, peaks: list[tuple[float, float, float]], probs: np.ndarray) -> SeatReading:
         th = self.thresholds
         cards, conf, anchors = [], [], []
-        doubtful = False
+        doubtful, complete = False, 1.0
         for (u, v, score), p in zip(peaks, probs, strict=True):
             best = int(p[:-1].argmax())
             if p[-1] > th.none:
+                # not a card, but as sure as that: a card half seen there would be missing from the row
+                complete = min(complete, 1.0 - float(p[:-1].max()))
                 continue
             cards.append(CLASSES[best])
             conf.append(float(p[best] * min(1.0, score / 0.5)))
             anchors.append((u, v))
             doubtful |= p[best] < th.confident
+        conf = [min(c, complete) for c in conf]
+        doubtful |= complete < th.confident
         card = (_sigmoid(out[3]) > 0.5) & _AREA
         occluder = (_sigmoid(out[4]) > 0.5) & _AREA
         near_cards = _dilate(card, 3) & occluder

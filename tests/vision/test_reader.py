@@ -139,6 +139,39 @@ def test_a_doubtful_card_is_read_again_at_the_shifted_crops() -> None:
     assert once.seats[first].status == "unreadable"
 
 
+def fixed_classify(rows: list[dict[str, float]]):
+    """A classifier answering ``rows`` in turn (cycling): class → probability, the rest spread evenly."""
+
+    def classify(x: np.ndarray) -> np.ndarray:
+        probs = np.zeros((len(x), len(CLASSES)), np.float32)
+        for i in range(len(x)):
+            row = rows[i % len(rows)]
+            for code, value in row.items():
+                probs[i, CLASSES.index(code)] = value
+            probs[i, probs[i] == 0] = (1 - sum(row.values())) / (len(CLASSES) - len(row))
+        return probs
+
+    return classify
+
+
+@pytest.mark.parametrize(
+    ("dropped", "cap", "status"),
+    [({"none": 0.98, "Jc": 0.01}, None, "cards"), ({"none": 0.52, "Jc": 0.45}, 0.55, "unreadable")],
+)
+def test_a_card_half_seen_as_none_caps_the_seat_confidence(dropped, cap, status) -> None:
+    """A crop dropped as "none" that was nearly read as a card leaves the row possibly a card short: the
+    seat's confidences fall to 1 − that card's probability (the referee then flags rather than
+    penalises, R-PLAY-4); a plain false alarm changes nothing."""
+    locate = fake_locate([(ROW, c) for c in COLS], BLOCK)
+    sure = {"Jh": 0.95}
+    reader = CardReader(locate, fixed_classify([sure, dropped, sure]), Thresholds(recheck=0.0))
+    seat = reader.read(FRAME, CORNERS).seats["S"]
+    assert seat.cards == ["Jh", "Jh"]
+    assert seat.status == status
+    want = 0.95 if cap is None else cap
+    assert seat.confidences == pytest.approx([want, want], abs=0.01)
+
+
 def test_the_shipped_classifiers_are_averaged_and_all_but_the_first_are_optional(tmp_path) -> None:
     """``from_onnx`` averages the ``CLASSIFIER_FILES`` a folder has; a folder with the first alone (older
     models, or a deck's) reads with it alone."""
