@@ -265,7 +265,7 @@ class CardReader:
         for (u, v, score), p in zip(peaks, probs, strict=True):
             best = int(p[:-1].argmax())
             if p[-1] > th.none:
-                # not a card, but as sure as that: a card half seen there would be missing from the row
+                # a false alarm; the card probability it keeps is the chance that the row lacks a card
                 complete = min(complete, 1.0 - float(p[:-1].max()))
                 continue
             cards.append(CLASSES[best])
