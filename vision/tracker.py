@@ -192,10 +192,7 @@ class PlayTracker:
         landed = self._landed(s, patch)
         others_empty = all(not o.cards for k, o in self.seats.items() if k != seat)
         if self._trick_open and s.cards and others_empty:  # nobody beats their own play (R-PLAY-2)
-            self._pending.append(Clear(round(max(landed - 0.01, s.change_since or landed), 2)))
-            self._reset_discards(patches)
-            for other in self.seats.values():
-                other.removed_at = None
+            self._clear(max(landed - 0.01, s.change_since or landed), patches)
         s.cards = cards
         self._accept(s, patch)
         self._trick_open = True
@@ -231,15 +228,15 @@ class PlayTracker:
         removals = [s.removed_at for s in self.seats.values() if s.removed_at is not None]
         if not moved and len(removals) < 2:
             return  # one player's cards went back into the hand, not to the discard areas
-        self._pending.append(Clear(round(max(removals, default=t), 2)))
+        self._clear(max(removals, default=t), patches)
         self._trick_open = False
-        for s in self.seats.values():
-            s.removed_at = None
-        self._reset_discards(patches)
 
-    def _reset_discards(self, patches: Patches) -> None:
+    def _clear(self, t: float, patches: Patches) -> None:
+        """Send a clear at ``t``; the next trick starts from the discard areas as they are now, with no removals."""
+        self._pending.append(Clear(round(t, 2)))
         for seat, s in self.seats.items():
             s.discard_ref = patches[(seat, "discard")]
+            s.removed_at = None
 
     def _release(self, now: float) -> list[Record]:
         """Pending events older than every unsettled change, in time order."""

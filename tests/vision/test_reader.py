@@ -46,16 +46,24 @@ def fake_locate(cells=(), card_cells=(), occluder_cells=()):
     return locate
 
 
-def fake_classify(codes):
-    """A classifier that answers `codes` in turn (cycling), each with probability 0.98."""
+def fixed_classify(rows: list[dict[str, float]]):
+    """A classifier answering ``rows`` in turn (cycling): class → probability, the rest spread evenly."""
 
     def classify(x: np.ndarray) -> np.ndarray:
-        probs = np.full((len(x), len(CLASSES)), 0.02 / (len(CLASSES) - 1), np.float32)
+        probs = np.zeros((len(x), len(CLASSES)), np.float32)
         for i in range(len(x)):
-            probs[i, CLASSES.index(codes[i % len(codes)])] = 0.98
+            row = rows[i % len(rows)]
+            for code, value in row.items():
+                probs[i, CLASSES.index(code)] = value
+            probs[i, probs[i] == 0] = (1 - sum(row.values())) / (len(CLASSES) - len(row))
         return probs
 
     return classify
+
+
+def fake_classify(codes):
+    """A classifier that answers `codes` in turn (cycling), each with probability 0.98."""
+    return fixed_classify([{code: 0.98} for code in codes])
 
 
 FRAME = np.zeros((1080, 1920, 3), np.uint8)
@@ -96,19 +104,12 @@ def torn_then_sure(calls: list[np.ndarray]):
     """A classifier that, on its first call, is sure of every other crop (5s) and torn on the rest (5h 0.5,
     6h 0.45); on later calls (the rechecks) it reads 6h at 0.9. Records every batch in ``calls``."""
 
+    first = fixed_classify([{"5s": 0.95}, {"5h": 0.5, "6h": 0.45}])
+    later = fixed_classify([{"6h": 0.9}])
+
     def classify(x: np.ndarray) -> np.ndarray:
         calls.append(x.copy())
-        probs = np.zeros((len(x), len(CLASSES)), np.float32)
-        for i in range(len(x)):
-            if len(calls) > 1:
-                probs[i, CLASSES.index("6h")] = 0.9
-            elif i % 2 == 0:
-                probs[i, CLASSES.index("5s")] = 0.95
-            else:
-                probs[i, [CLASSES.index("5h"), CLASSES.index("6h")]] = 0.5, 0.45
-            rest = probs[i] == 0
-            probs[i, rest] = (1 - probs[i].sum()) / rest.sum()
-        return probs
+        return (first if len(calls) == 1 else later)(x)
 
     return classify
 
@@ -137,21 +138,6 @@ def test_a_doubtful_card_is_read_again_at_the_shifted_crops() -> None:
     assert len(calls) == 1
     assert once.seats[first].cards == ["5s", "5h"]
     assert once.seats[first].status == "unreadable"
-
-
-def fixed_classify(rows: list[dict[str, float]]):
-    """A classifier answering ``rows`` in turn (cycling): class → probability, the rest spread evenly."""
-
-    def classify(x: np.ndarray) -> np.ndarray:
-        probs = np.zeros((len(x), len(CLASSES)), np.float32)
-        for i in range(len(x)):
-            row = rows[i % len(rows)]
-            for code, value in row.items():
-                probs[i, CLASSES.index(code)] = value
-            probs[i, probs[i] == 0] = (1 - sum(row.values())) / (len(CLASSES) - len(row))
-        return probs
-
-    return classify
 
 
 @pytest.mark.parametrize(
