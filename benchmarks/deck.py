@@ -27,7 +27,7 @@ from vision.deck.profile import DeckProfile, reader_for
 from vision.deck.register import register
 from vision.geometry import SEATS
 from vision.reader import CLASSES, CardReader
-from vision.strips import cloth_to_strip, crop_index, locator_input, rectify
+from vision.strips import cloth_to_strip, locator_input, rectify
 from vision.synth.render import Rendered, render
 from vision.synth.scene import random_scene
 
@@ -70,7 +70,8 @@ def error_split(reader: CardReader, frames: list[Rendered], tolerance: float = 1
     anchors = found = right = extra = 0
     for frame in frames:
         strips = rectify(frame.image, frame.corners)
-        raw = reader.locate(np.stack([locator_input(strips[s]) for s in SEATS]))
+        locs = np.stack([locator_input(strips[s]) for s in SEATS])
+        raw = reader.locate(locs)
         for i, seat in enumerate(SEATS):
             truth = frame.truth[seat]
             if truth.status != "cards":
@@ -80,7 +81,7 @@ def error_split(reader: CardReader, frames: list[Rendered], tolerance: float = 1
             if not len(peaks):
                 anchors += len(true_uv)
                 continue
-            probs = reader.classify(np.stack([crop_index(strips[seat], u, v) for u, v in peaks]))
+            probs = reader.classify_anchors([(strips[seat], locs[i], u, v) for u, v in peaks])
             dist = np.hypot(*(true_uv[:, None, :] - peaks[None, :, :]).transpose(2, 0, 1))
             for k, code in enumerate(truth.cards):
                 anchors += 1

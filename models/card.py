@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from vision.reader import CLASSIFIER_FILES
+from vision.reader import CLASSIFIER_FILES, CONTEXT_FILE, CONTEXT_WEIGHT
 from vision.synth.artwork import HELDOUT_DESIGNS, TRAIN_DESIGNS
 from vision.synth.scene import HELDOUT_CLOTHS, TRAIN_CLOTHS
 
@@ -24,6 +24,7 @@ def _pct(x: float) -> str:
 def render_card(m: dict) -> str:
     d, c, loc = m.get("data", {}), m.get("classifier", {}), m.get("locator", {})
     members = [(name, m[Path(name).stem]) for name in CLASSIFIER_FILES[1:] if Path(name).stem in m]
+    wide = m.get(Path(CONTEXT_FILE).stem)
     b = m.get("benchmark")
     sizes = {p.name: p.stat().st_size for p in sorted(MODELS_DIR.glob("*.onnx"))}
     lines = [
@@ -39,6 +40,16 @@ def render_card(m: dict) -> str:
         "occluder masks); `classifier.onnx` reads the 1.6 × 3.2 cm index crop (64 × 32 px) at each anchor as",
         'one of 54 cards (小王 SJ = black joker, 大王 BJ = red joker) or "none". Cards are ordered by their',
         "anchors, left to right as seen from the seat. Runs with onnxruntime; the station never imports torch.",
+        *(
+            [
+                f"`{CONTEXT_FILE}`, the same network, reads each card's context crop: 6.4 × 3.2 cm of the strip at",
+                "10 px/cm from just above and left of the card's corner (the index and the card's left side with its",
+                "pips or court picture, `vision.strips.crop_context`); its probabilities mix with the index",
+                "classifiers' mean.",
+            ]
+            if wide
+            else []
+        ),
         "",
         "## Data (all synthetic, `vision.synth`)",
         f"- Training designs ({len(TRAIN_DESIGNS)}, Debian `gnome-cards-data`): {', '.join(TRAIN_DESIGNS)}.",
@@ -99,6 +110,21 @@ def render_card(m: dict) -> str:
         ),
         *(
             [
+                f"- Context classifier `{CONTEXT_FILE}`, trained from scratch on the context crops of "
+                f"{wide['data'].get('train_frames', '?')} frames ({wide['data'].get('train_crops', '?')} crops, "
+                "no synthetic ones):",
+                f"  `python -m models.train {' '.join(wide.get('args', []))}`, {wide.get('minutes', '?')} min, "
+                f"{wide.get('epochs', '?')} epochs; data: {wide.get('note', 'rendered by `models.dataset`')}.",
+                f"- The reader mixes it with the index classifiers' mean at {CONTEXT_WEIGHT:g}; where the mix keeps",
+                "  their top card and the context classifier is not sure (≥ 0.5) of another class, that card keeps",
+                "  its index probability (`CardReader.classify_anchors`). Deck profiles read without it: on the",
+                '  drawn test design it cost plays, fine-tuned or not (README.md, "Deck registration").',
+            ]
+            if wide
+            else []
+        ),
+        *(
+            [
                 "- The reader averages the classifiers' probabilities (`vision.reader.onnx_ensemble`); deck",
                 "  registration fine-tunes each of them, and a deck profile averages its fitted classifiers too.",
                 "  A crop whose top probability is under 0.8 is read again 2 px off in eight directions and the",
@@ -119,6 +145,14 @@ def render_card(m: dict) -> str:
             f"- Classifier `{name}`: {_pct(member.get('accuracy', 0))} of all crops, "
             f"{_pct(member.get('card_accuracy', 0))} of card crops (the same crops)."
             for name, member in members
+        ),
+        *(
+            [
+                f"- Context classifier: {_pct(wide.get('accuracy', 0))} of all crops, "
+                f"{_pct(wide.get('card_accuracy', 0))} of card crops ({wide.get('n', '?')} crops, the same frames)."
+            ]
+            if wide
+            else []
         ),
         f"- Locator: anchor recall {_pct(loc.get('recall', 0))}, precision {_pct(loc.get('precision', 0))}, "
         f"mean error {loc.get('mean_error_px', float('nan')):.2f} px at 10 px/cm ({loc.get('anchors', '?')} anchors).",
@@ -183,6 +217,12 @@ def render_card(m: dict) -> str:
         "  plays, 8 wrong ones taken, but the clean small joker at 0.52: held back). Deck registration now",
         "  fine-tunes every member and averages them: 95.02 % exact plays of the drawn test design",
         "  (93.66 % with the first alone, 93.88 % with the pair).",
+        "- Why a context classifier (eighth session): the index alone is 4–5 px tall in a 720p frame and often",
+        "  washed out in 1080p; the card's left side (big pips, the court picture's colours and corner) stays",
+        "  legible. Alone it reads 1,123 of the 1,184 seed-11 plays (the three index classifiers together",
+        "  1,126); mixed, 1,145, with 9 wrong plays taken (9) and 48 right ones held back (54). A plain mean",
+        '  held back the reader tests\' clean small joker (the context classifier called it "none" at 0.34:',
+        "  no training design's joker looks like the held-out one's), hence the rule above.",
         "- Trained and measured on rendered frames only; no real camera frame has been measured yet.",
         "- Decks whose indices differ from all training designs (German/French letters, no indices) need",
         "  training data of their own; a per-event deck registration would adapt the classifier.",

@@ -25,6 +25,7 @@ from vision.strips import (
     GRID_W,
     LOCATOR_SCALE,
     cloth_to_strip,
+    crop_context,
     crop_index,
     locator_input,
     rectify,
@@ -42,8 +43,8 @@ CROP_MARGIN = 4
 MAX_CARDS = 12
 
 
-def _negatives(rng: random.Random, strip: np.ndarray, anchors: np.ndarray, k: int) -> list[np.ndarray]:
-    """Crops that are not a card's index: anywhere at least 0.7 cm from every anchor."""
+def _negatives(rng: random.Random, strip: np.ndarray, anchors: np.ndarray, k: int) -> list[tuple[float, float]]:
+    """Strip points whose crops are not a card's index: anywhere at least 0.7 cm from every anchor."""
     out = []
     tries = 0
     while len(out) < k and tries < 50:
@@ -55,7 +56,7 @@ def _negatives(rng: random.Random, strip: np.ndarray, anchors: np.ndarray, k: in
             u, v = rng.uniform(0, strip.shape[1]), rng.uniform(0, strip.shape[0])
         if len(anchors) and np.min(np.hypot(anchors[:, 0] - u, anchors[:, 1] - v)) < 14:
             continue
-        out.append(crop_index(strip, u, v, CROP_MARGIN))
+        out.append((u, v))
     return out
 
 
@@ -63,12 +64,12 @@ def generate(
     frames: int, seed: int, heldout: bool, designs: tuple[str, ...] = (), small_frames: float = SMALL_FRAMES
 ) -> dict[str, np.ndarray]:
     """``frames`` random scenes → locator strips with their anchors and masks, and index crops with their
-    labels. ``designs``: the card artwork to draw (default: the training or held-out designs); deck
-    registration passes the registered deck's faces, installed as a design. ``small_frames``: the share
-    of 720p cameras."""
+    labels and the same points' context crops (``ctx_crops``, for the context classifier). ``designs``:
+    the card artwork to draw (default: the training or held-out designs); deck registration passes the
+    registered deck's faces, installed as a design. ``small_frames``: the share of 720p cameras."""
     rng = random.Random(seed)
     designs = designs or (HELDOUT_DESIGNS if heldout else TRAIN_DESIGNS)
-    loc_x, loc_anchor, loc_n, loc_mask, crops, labels = [], [], [], [], [], []
+    loc_x, loc_anchor, loc_n, loc_mask, crops, context, labels = [], [], [], [], [], [], []
     for _ in range(frames):
         scene = random_scene(rng, rng.choice(designs), heldout_look=heldout, arms=0.15, small_frames=small_frames)
         frame = render(scene)
@@ -82,7 +83,8 @@ def generate(
             masks = strip_masks(seat, truth.card_quads, truth.occluders)
             # where the screen hides the cloth: no label to learn from either (not an occluder to the locator)
             hidden = strip_masks(seat, (), (truth.screen,))[1] | masks[1]
-            loc_x.append(locator_input(strip))
+            loc = locator_input(strip)
+            loc_x.append(loc)
             padded = np.full((MAX_CARDS, 2), -1.0, np.float32)
             padded[: len(anchors)] = anchors / LOCATOR_SCALE
             loc_anchor.append(padded)
@@ -93,9 +95,11 @@ def generate(
                 if 0 <= cell[1] < GRID_H and 0 <= cell[0] < GRID_W and hidden[cell[1], cell[0]]:
                     continue  # its index is under an arm or behind the screen: no label to learn from
                 crops.append(crop_index(strip, a[0], a[1], CROP_MARGIN))
+                context.append(crop_context(loc, a[0], a[1], CROP_MARGIN))
                 labels.append(CLASSES.index(card.code))
-            for neg in _negatives(rng, strip, anchors, 2 if len(anchors) else 3):
-                crops.append(neg)
+            for u, v in _negatives(rng, strip, anchors, 2 if len(anchors) else 3):
+                crops.append(crop_index(strip, u, v, CROP_MARGIN))
+                context.append(crop_context(loc, u, v, CROP_MARGIN))
                 labels.append(NONE)
     return {
         "loc_x": np.stack(loc_x),
@@ -103,6 +107,7 @@ def generate(
         "loc_n": np.array(loc_n, np.int16),
         "loc_mask": np.stack(loc_mask),
         "crops": np.stack(crops),
+        "ctx_crops": np.stack(context),
         "labels": np.array(labels, np.int16),
     }
 

@@ -28,13 +28,15 @@ from torch import nn
 from models.card import METRICS_JSON, write_card
 from models.dataset import CLASSES, CROP_MARGIN, NONE, render_data
 from models.nets import Classifier, Locator
-from vision.reader import CLASSIFIER_FILES, LOCATOR_FILE
+from vision.reader import CLASSIFIER_FILES, CONTEXT_FILE, LOCATOR_FILE
 from vision.strips import CROP_H, CROP_W, GRID_H, GRID_W, LOCATOR_STRIDE
 
 MODELS_DIR = Path(__file__).resolve().parent
 LOCATOR_ONNX = MODELS_DIR / LOCATOR_FILE
 CLASSIFIER_PATHS = tuple(MODELS_DIR / name for name in CLASSIFIER_FILES)
 """The reader's classifiers, members 1, 2, …: ``--member N`` trains the N-th."""
+CONTEXT_PATH = MODELS_DIR / CONTEXT_FILE
+"""The context classifier (``--context``): the same net on the chunks' ``ctx_crops``."""
 DEGRADE_SCALE = (0.28, 0.4)
 """``--degrade`` shrinks a batch to this share of the strip's 20 px/cm: 5.5–8 px/cm, about what a 720p
 camera gives (its cloth spans 530–670 px; 1080p: 800–1,000 px, half the strip's scale)."""
@@ -46,8 +48,9 @@ STRETCH_SHEAR, STRETCH_TURN = 0.25, np.radians(4)
 
 
 def load(paths: list[Path]) -> dict[str, np.ndarray]:
+    """The chunks' arrays concatenated; an array some chunks lack (older chunks have no ``ctx_crops``) is left out."""
     parts = [dict(np.load(p)) for p in paths]
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0] if all(k in p for p in parts)}
 
 
 def photometric(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
@@ -375,9 +378,16 @@ def main() -> None:
         help="which of the reader's averaged classifiers to train (2: classifier_2.onnx, …); a member other "
         "than the first trains alone and keeps its data and figures apart in metrics.json",
     )
+    parser.add_argument(
+        "--context",
+        action="store_true",
+        help=f"train the context classifier ({CONTEXT_FILE}: the index and the card's left side at 10 px/cm) "
+        "alone, on the chunks' context crops",
+    )
     args = parser.parse_args()
-    if args.member > 1 and args.only == "locator":
-        parser.error(f"--member {args.member} trains a classifier: it cannot go with --only locator")
+    if (args.member > 1 or args.context) and args.only == "locator":
+        what = "--context" if args.context else f"--member {args.member}"
+        parser.error(f"{what} trains a classifier: it cannot go with --only locator")
     torch.set_num_threads(int(os.environ.get("TRAIN_THREADS", "2")))
     torch.manual_seed(0)
     args.data.mkdir(parents=True, exist_ok=True)
@@ -386,7 +396,11 @@ def main() -> None:
     render_minutes = round((time.monotonic() - t0) / 60, 1)
     train = load(sorted(args.data.glob("train_*.npz")))
     val = load(sorted(args.data.glob("val_*.npz")))
-    synth = sorted(args.data.glob("synth_*.npz"))
+    synth = [] if args.context else sorted(args.data.glob("synth_*.npz"))
+    if args.context:
+        if "ctx_crops" not in train or "ctx_crops" not in val:
+            raise SystemExit(f"{args.data}: chunks without context crops (rendered before they were cut): render anew")
+        train["crops"], val["crops"] = train.pop("ctx_crops"), val.pop("ctx_crops")
     if synth:  # crops made straight from the artwork (models.crops), for the classifier only
         extra = load(synth)
         train["frame_crops"] = len(train["labels"])
@@ -413,7 +427,7 @@ def main() -> None:
         },
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}",
     }
-    path = CLASSIFIER_PATHS[args.member - 1]
+    path = CONTEXT_PATH if args.context else CLASSIFIER_PATHS[args.member - 1]
 
     def fit_classifier() -> dict:
         """Train the chosen member, write its ONNX, return its figures."""
@@ -424,7 +438,7 @@ def main() -> None:
         export(clf, EXAMPLE_INPUT[Classifier](), path)
         return figures
 
-    if args.member > 1:
+    if args.member > 1 or args.context:
         figures = fit_classifier()
         member = figures | {"data": new["data"] | {"render_minutes": render_minutes}, "args": sys.argv[1:]}
         _save_metrics(lambda metrics: metrics.update({path.stem: member}))

@@ -2,9 +2,9 @@
 
 Stages, each timed: *rectify* each play area into an upright strip (``vision.strips``), *locate* the
 cards' index anchors in the strips (a small fully convolutional net), *classify* a crop at each anchor
-(a small CNN: 54 cards or "none"), then *decide* each seat's status. The two networks are plain
-callables, so tests can pass fakes; ``CardReader.from_onnx`` wires the shipped ONNX models through
-onnxruntime (no torch at the station).
+(small CNNs: 54 cards or "none"; the index crop, and the card's wider left side at half the scale), then
+*decide* each seat's status. The networks are plain callables, so tests can pass fakes;
+``CardReader.from_onnx`` wires the shipped ONNX models through onnxruntime (no torch at the station).
 
 Status per seat: "empty" (nothing in the play area), "cards" (every card read), "unreadable" (cards lie
 there but not all could be read: face down, blurred, glare), "occluded" (an arm or hand covers it).
@@ -26,6 +26,7 @@ from vision.strips import (
     GRID_W,
     LOCATOR_SCALE,
     LOCATOR_STRIDE,
+    crop_context,
     crop_index,
     locator_input,
     rectify,
@@ -38,6 +39,18 @@ STATUSES = ("empty", "cards", "unreadable", "occluded")
 LOCATOR_FILE = "locator.onnx"
 CLASSIFIER_FILES = ("classifier.onnx", "classifier_2.onnx", "classifier_3.onnx")
 """The generic classifiers, in a models folder, averaged: the first is required, the others optional."""
+CONTEXT_FILE = "classifier_context.onnx"
+"""The optional context classifier: it reads the wider, coarser ``crop_context`` (the index and the card's
+left side with its pips or court picture)."""
+CONTEXT_WEIGHT = 0.5
+"""The context classifier's share of the mix, the index classifiers' mean taking the rest. Alone it reads
+about as many held-out plays as the three index classifiers together but errs on other cards: on 400
+held-out frames (seed 11, 1,184 plays) the trio reads 1,126 exactly, takes 9 wrong plays and holds back
+54 right ones; mixed at 0.5 (with ``CONTEXT_SURE``) 1,145, 9 and 48; at 0.4, 1,141, 6 and 51."""
+CONTEXT_SURE = 0.5
+"""The context classifier lowers the index classifiers' top card's probability only where it is at least
+this sure of another class: it has not seen every design's pictures (a plain mean held back the reader
+tests' clean small joker of the held-out design, which the wide view called "none" at 0.34)."""
 RECHECK_SHIFTS = ((2, 0), (-2, 0), (0, 2), (0, -2), (2, 2), (-2, -2), (2, -2), (-2, 2))
 """Strip-pixel offsets (u, v) of the extra crops a doubtful card is read from again (``Thresholds.recheck``).
 The locator's anchor is off by 1–2 px and a crop's pixels fall differently on a 4–5 px index (720p) or a
@@ -188,19 +201,34 @@ def onnx_ensemble(models: list[bytes | str], threads: int = 2) -> Classify:
 class CardReader:
     """Reads all four play areas of a frame; create once, call ``read`` per frame."""
 
-    def __init__(self, locate: Locate, classify: Classify, thresholds: Thresholds | None = None) -> None:
+    def __init__(
+        self,
+        locate: Locate,
+        classify: Classify,
+        thresholds: Thresholds | None = None,
+        context: Classify | None = None,
+        context_weight: float = CONTEXT_WEIGHT,
+    ) -> None:
+        """``classify`` reads index crops; ``context``, when given, reads the context crops of the same
+        anchors and its probabilities enter the mean with ``context_weight`` (the index ones with the rest)."""
+        if not 0 <= context_weight <= 1:
+            raise ValueError(f"context_weight must lie in 0..1, got {context_weight}")
         self.locate = locate
         self.classify = classify
         self.thresholds = thresholds or Thresholds()
+        self.context = context
+        self.context_weight = context_weight if context is not None else 0.0
 
     @classmethod
     def from_onnx(cls, model_dir: Path | str = MODELS_DIR, threads: int = 2) -> CardReader:
         """The shipped models run with onnxruntime: ``locator.onnx``, and the mean of the ``CLASSIFIER_FILES``
-        the folder has (deck registration fine-tunes each of them)."""
+        the folder has (deck registration fine-tunes each of them), mixed with its ``CONTEXT_FILE`` if any."""
         model_dir = Path(model_dir)
+        context = model_dir / CONTEXT_FILE
         return cls(
             onnx_locator(str(model_dir / LOCATOR_FILE), threads),
             onnx_ensemble([str(path) for path in classifier_paths(model_dir)], threads),
+            context=onnx_classifier(str(context), threads) if context.exists() else None,
         )
 
     def read(self, frame: np.ndarray, corners: np.ndarray) -> FrameReading:
@@ -215,7 +243,8 @@ class CardReader:
         ms["locate"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
         found = {seat: self.peaks(raw[i]) for i, seat in enumerate(SEATS)}
-        probs = self._classify_anchors([(strips[s], u, v) for s in SEATS for u, v, _ in found[s]])
+        anchors = [(strips[s], batch[i], u, v) for i, s in enumerate(SEATS) for u, v, _ in found[s]]
+        probs = self.classify_anchors(anchors)
         ms["classify"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
         seats, k = {}, 0
@@ -226,21 +255,32 @@ class CardReader:
         ms["decide"] = (time.perf_counter() - t) * 1000
         return FrameReading(seats, ms)
 
-    def _classify_anchors(self, anchors: list[tuple[np.ndarray, float, float]]) -> np.ndarray:
-        """Class probabilities of the crop at each (strip, u, v); a doubtful crop (top probability under
-        ``Thresholds.recheck``) gets the mean over itself and its ``RECHECK_SHIFTS`` neighbours."""
+    def classify_anchors(self, anchors: list[tuple[np.ndarray, np.ndarray, float, float]]) -> np.ndarray:
+        """Class probabilities of the card at each (strip, locator input, u, v): the index classifiers'
+        mean, where doubtful (top probability under ``Thresholds.recheck``) the mean over the crop and its
+        ``RECHECK_SHIFTS`` neighbours; then the context classifier's share mixed in (``CONTEXT_WEIGHT``),
+        where it keeps the index classifiers' top card and is not sure of another class (``CONTEXT_SURE``)
+        at no less than their probability."""
         if not anchors:
             return np.zeros((0, len(CLASSES)), np.float32)
-        probs = np.array(self.classify(np.stack([crop_index(strip, u, v) for strip, u, v in anchors])))
+        probs = np.array(self.classify(np.stack([crop_index(strip, u, v) for strip, _, u, v in anchors])))
         doubtful = np.flatnonzero(probs.max(1) < self.thresholds.recheck)
         if len(doubtful):
             shifted = [
                 crop_index(strip, u + du, v + dv)
-                for strip, u, v in (anchors[k] for k in doubtful)
+                for strip, _, u, v in (anchors[k] for k in doubtful)
                 for du, dv in RECHECK_SHIFTS
             ]
             more = self.classify(np.stack(shifted)).reshape(len(doubtful), len(RECHECK_SHIFTS), -1)
             probs[doubtful] = (probs[doubtful] + more.sum(1)) / (1 + len(RECHECK_SHIFTS))
+        if self.context is not None:
+            wide = np.asarray(self.context(np.stack([crop_context(loc, u, v) for _, loc, u, v in anchors])))
+            mixed = (1 - self.context_weight) * probs + self.context_weight * wide
+            rows, top = np.arange(len(mixed)), probs.argmax(1)
+            vague_or_agrees = (wide.argmax(1) == top) | (wide.max(1) < CONTEXT_SURE)
+            keep = rows[(mixed.argmax(1) == top) & vague_or_agrees]  # no doubt added
+            mixed[keep, top[keep]] = np.maximum(mixed[keep, top[keep]], probs[keep, top[keep]])
+            probs = mixed
         return probs
 
     def peaks(self, out: np.ndarray) -> list[tuple[float, float, float]]:

@@ -30,6 +30,8 @@ LOC_W, LOC_H = STRIP_W // LOCATOR_SCALE, STRIP_H // LOCATOR_SCALE
 GRID_W, GRID_H = LOC_W // LOCATOR_STRIDE, LOC_H // LOCATOR_STRIDE
 CROP_W = round(INDEX_CROP[0] * STRIP_PX_PER_CM)
 CROP_H = round(INDEX_CROP[1] * STRIP_PX_PER_CM)
+CONTEXT_OFFSET = (0.6, 1.4)
+"""cm from a card's index anchor (0.8, 1.6 cm into the card) to the centre of its context crop."""
 
 
 def rectify(frame: np.ndarray, corners: np.ndarray) -> dict[str, np.ndarray]:
@@ -53,7 +55,8 @@ def locator_input(strip: np.ndarray) -> np.ndarray:
 
 
 def crop_index(strip: np.ndarray, u: float, v: float, margin: int = 0) -> np.ndarray:
-    """The index crop (plus margin) centred at strip pixel (u, v), padded with black at the edges."""
+    """The index crop (plus margin) centred at strip pixel (u, v), padded with black at the edges: the
+    ``CROP_H × CROP_W`` px about (u, v) of any image (``crop_context`` cuts the locator input with it)."""
     w, h = CROP_W + 2 * margin, CROP_H + 2 * margin
     x0, y0 = round(u - w / 2), round(v - h / 2)
     out = np.zeros((h, w, 3), np.uint8)
@@ -62,6 +65,16 @@ def crop_index(strip: np.ndarray, u: float, v: float, margin: int = 0) -> np.nda
     if sx1 > sx0 and sy1 > sy0:
         out[sy0 - y0 : sy1 - y0, sx0 - x0 : sx1 - x0] = strip[sy0:sy1, sx0:sx1]
     return out
+
+
+def crop_context(loc: np.ndarray, u: float, v: float, margin: int = 0) -> np.ndarray:
+    """The context crop of the card whose index anchor lies at strip pixel (u, v), cut from the strip at
+    the locator's scale (``locator_input``, 10 px/cm): ``CROP_H × CROP_W`` px there cover 6.4 × 3.2 cm
+    from just above and left of the card's corner, the index and the card's left side with its pips or
+    court picture, which stay legible where a 720p camera blurs the 4–5 px index."""
+    scale = STRIP_PX_PER_CM / LOCATOR_SCALE
+    du, dv = CONTEXT_OFFSET
+    return crop_index(loc, u / LOCATOR_SCALE + du * scale, v / LOCATOR_SCALE + dv * scale, margin)
 
 
 def cloth_to_strip(seat: str, points: np.ndarray) -> np.ndarray:

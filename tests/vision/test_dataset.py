@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 
-from models.dataset import CHUNK_FRAMES, plan_chunks, render_data
+from models.dataset import CHUNK_FRAMES, CROP_MARGIN, NONE, generate, plan_chunks, render_data
+from vision.strips import CROP_H, CROP_W
 
 
 def test_chunks_keep_their_seeds_when_the_training_set_grows() -> None:
@@ -32,3 +34,19 @@ def test_render_data_renders_each_missing_chunk_once(tmp_path: Path) -> None:
     before = (tmp_path / "val_1.npz").stat().st_mtime_ns
     render_data(tmp_path, frames=2, small_frames=1, val_frames=1, jobs=2)
     assert (tmp_path / "val_1.npz").stat().st_mtime_ns == before
+
+
+def test_context_crops_hold_the_same_index_at_half_scale() -> None:
+    """``ctx_crops`` pairs each index crop with its context crop: the card's index, seen at the locator's
+    10 px/cm, sits 2 mm from the context crop's left and top edges (``vision.strips.CONTEXT_OFFSET``)."""
+    data = generate(3, seed=5, heldout=False)
+    assert data["ctx_crops"].shape == data["crops"].shape
+    m = CROP_MARGIN
+    cards = np.flatnonzero(data["labels"] != NONE)
+    assert len(cards) > 5
+    diffs = []
+    for k in cards:
+        index = cv2.resize(data["crops"][k, m:-m, m:-m], (CROP_W // 2, CROP_H // 2), interpolation=cv2.INTER_AREA)
+        inside = data["ctx_crops"][k, m + 2 : m + 2 + CROP_H // 2, m + 2 : m + 2 + CROP_W // 2]
+        diffs.append(np.abs(index.astype(np.float32) - inside).mean())
+    assert np.median(diffs) < 12, diffs

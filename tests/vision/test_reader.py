@@ -14,6 +14,7 @@ from tests.vision.scenes import PLAYS, scene
 from vision.geometry import SEATS
 from vision.reader import (
     CLASSES,
+    CONTEXT_FILE,
     MODELS_DIR,
     RECHECK_SHIFTS,
     CardReader,
@@ -22,7 +23,7 @@ from vision.reader import (
     onnx_classifier,
     onnx_ensemble,
 )
-from vision.strips import GRID_H, GRID_W, crop_index, rectify
+from vision.strips import GRID_H, GRID_W, crop_context, crop_index, locator_input, rectify
 from vision.synth.render import render
 
 # a cell well inside the play area, in locator cells
@@ -141,6 +142,45 @@ def test_a_doubtful_card_is_read_again_at_the_shifted_crops() -> None:
 
 
 @pytest.mark.parametrize(
+    ("index", "wide", "card", "confidence", "status"),
+    [
+        ({"5h": 0.5, "6h": 0.45}, {"5h": 0.95}, "5h", 0.725, "cards"),  # torn index, sure wide view: readable
+        ({"5h": 0.9}, {"5h": 0.45}, "5h", 0.9, "cards"),  # a wide view that agrees adds no doubt
+        ({"5h": 0.7}, {"none": 0.4}, "5h", 0.7, "cards"),  # nor does a vague one leaning elsewhere
+        ({"5h": 0.55, "6h": 0.4}, {"6h": 0.95}, "6h", 0.675, "cards"),  # the wide view settles a close call
+        ({"5h": 0.9}, {"6h": 0.9}, "5h", 0.45, "unreadable"),  # sure of another card: doubtful
+    ],
+)
+def test_the_context_classifier_reads_each_card_wide_and_takes_its_share(index, wide, card, confidence, status) -> None:
+    """With a context classifier every card is also read from ``crop_context`` of the locator input at its
+    anchor and the two readings mix half and half (``context_weight``); where the mix keeps the index
+    classifiers' top card and the wide view is not sure of another class, that card keeps the higher of
+    the two probabilities."""
+    frame = np.random.default_rng(4).integers(0, 256, FRAME.shape, dtype=np.uint8)
+    locate = fake_locate([(ROW, 20), (ROW, 30)], BLOCK)
+    calls: list[np.ndarray] = []
+
+    def context(x: np.ndarray) -> np.ndarray:
+        calls.append(x.copy())
+        return fixed_classify([wide])(x)
+
+    reader = CardReader(locate, fixed_classify([index]), Thresholds(recheck=0.0), context=context, context_weight=0.5)
+    reading = reader.read(frame, CORNERS)
+    assert [len(batch) for batch in calls] == [2 * len(SEATS)]
+    south = reading.seats["S"]
+    assert (south.cards, south.status) == ([card, card], status)
+    assert south.confidences == pytest.approx([confidence] * 2, abs=2e-3)
+    loc = locator_input(rectify(frame, CORNERS)["S"])
+    for k, (u, v) in enumerate(south.anchors):
+        assert np.array_equal(calls[0][SEATS.index("S") * 2 + k], crop_context(loc, u, v))
+
+
+def test_a_context_weight_outside_0_to_1_is_refused() -> None:
+    with pytest.raises(ValueError, match="context_weight"):
+        CardReader(fake_locate(), fake_classify(["5s"]), context=fake_classify(["5s"]), context_weight=1.5)
+
+
+@pytest.mark.parametrize(
     ("dropped", "cap", "status"),
     [({"none": 0.98, "Jc": 0.01}, None, "cards"), ({"none": 0.52, "Jc": 0.45}, 0.55, "unreadable")],
 )
@@ -159,8 +199,8 @@ def test_a_card_half_seen_as_none_caps_the_seat_confidence(dropped, cap, status)
 
 
 def test_the_shipped_classifiers_are_averaged_and_all_but_the_first_are_optional(tmp_path) -> None:
-    """``from_onnx`` averages the ``CLASSIFIER_FILES`` a folder has; a folder with the first alone (older
-    models, or a deck's) reads with it alone."""
+    """``from_onnx`` averages the ``CLASSIFIER_FILES`` a folder has and mixes in its ``CONTEXT_FILE``; a
+    folder with the first alone (older models, or a deck's) reads with it alone."""
     frame = render(scene(0))
     crops = np.random.default_rng(0).integers(0, 256, (6, 64, 32, 3), dtype=np.uint8)
     paths = [str(path) for path in classifier_paths(MODELS_DIR)]
@@ -172,6 +212,8 @@ def test_the_shipped_classifiers_are_averaged_and_all_but_the_first_are_optional
         assert not np.allclose(members[i - 1], members[i], atol=1e-3)
     for name in ("locator.onnx", "classifier.onnx"):
         shutil.copy(MODELS_DIR / name, tmp_path / name)
+    assert CardReader.from_onnx(tmp_path).context is None
+    assert CardReader.from_onnx().context is not None, f"the shipped models include {CONTEXT_FILE}"
     alone = CardReader.from_onnx(tmp_path).read(frame.image, frame.corners)
     averaged = CardReader.from_onnx().read(frame.image, frame.corners)
     assert alone.seats["N"].cards == averaged.seats["N"].cards == PLAYS[0]["N"]

@@ -97,7 +97,12 @@ def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardRe
     """The one way the station builds its card reader (``read-frame``, ``run``, the benchmarks): the
     shipped models in ``model_dir``, or with a deck profile its classifiers and peak threshold in place
     of the generic ones (and its adapted locator when it carries one). ValueError naming the folder
-    when its models are missing."""
+    when its models are missing.
+
+    A profile reads without the generic context classifier: the card faces it learned are the training
+    designs', and on the drawn test design it cut exact plays from 95.13 % to 61.61 %; fine-tuned with the
+    profile's other networks on the context crops of the deck's rendered rows it still read 93.88 %
+    (README.md, "Deck registration")."""
     model_dir = Path(model_dir)
     missing = [name for name in (LOCATOR_FILE, CLASSIFIER_FILES[0]) if not (model_dir / name).exists()]
     if missing:

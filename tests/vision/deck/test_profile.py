@@ -12,7 +12,7 @@ from referee_station.cli import main
 from tests.vision.scenes import scene
 from vision.deck.mismatch import DeckCheck
 from vision.deck.profile import DeckMeta, DeckProfile, reader_for
-from vision.reader import MODELS_DIR, FrameReading, SeatReading, classifier_paths
+from vision.reader import MODELS_DIR, CardReader, FrameReading, SeatReading, classifier_paths
 from vision.synth.render import render
 
 META = DeckMeta("sponsor", "2026-11-30T12:00:00+00:00", 0.998, 2025, 0.88, 0.77, 0.35, 300.0)
@@ -134,8 +134,10 @@ def test_reader_for_averages_every_classifier_of_the_profile(models, frame_file)
     members = [path.read_bytes() for path in classifier_paths(MODELS_DIR)]
     if len(members) < 2:
         pytest.skip("one shipped classifier: nothing to average")
-    generic = reader_for(None).read(frame, corners).seats["S"]
+    shipped = reader_for(None)
+    generic = CardReader(shipped.locate, shipped.classify, shipped.thresholds).read(frame, corners).seats["S"]
     profile = DeckProfile(generic_profile(0.5).meta, members[0], None, tuple(members[1:]))
+    assert reader_for(profile).context is None  # the context classifier reads the training designs' faces
     fitted = reader_for(profile).read(frame, corners).seats["S"]
     alone = reader_for(DeckProfile(profile.meta, members[0])).read(frame, corners).seats["S"]
     assert fitted.cards == generic.cards == ["5s", "5h", "5d"]
