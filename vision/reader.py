@@ -198,6 +198,19 @@ def onnx_ensemble(models: list[bytes | str], threads: int = 2) -> Classify:
     return classify
 
 
+def mix_context(index: np.ndarray, wide: np.ndarray, weight: float) -> np.ndarray:
+    """The index classifiers' probabilities (N, 55) and the context classifier's, mixed with ``weight``
+    for the latter; where the mix keeps the index classifiers' top class and the context classifier
+    agrees or is not sure (``CONTEXT_SURE``) of another class, that class keeps the higher of its
+    two probabilities: a wide view that agrees, or knows no better, adds no doubt."""
+    mixed = (1 - weight) * index + weight * wide
+    rows, top = np.arange(len(mixed)), index.argmax(1)
+    vague_or_agrees = (wide.argmax(1) == top) | (wide.max(1) < CONTEXT_SURE)
+    keep = rows[(mixed.argmax(1) == top) & vague_or_agrees]
+    mixed[keep, top[keep]] = np.maximum(mixed[keep, top[keep]], index[keep, top[keep]])
+    return mixed
+
+
 class CardReader:
     """Reads all four play areas of a frame; create once, call ``read`` per frame."""
 
@@ -210,7 +223,7 @@ class CardReader:
         context_weight: float = CONTEXT_WEIGHT,
     ) -> None:
         """``classify`` reads index crops; ``context``, when given, reads the context crops of the same
-        anchors and its probabilities enter the mean with ``context_weight`` (the index ones with the rest)."""
+        anchors, and ``mix_context`` mixes its probabilities in with ``context_weight``."""
         if not 0 <= context_weight <= 1:
             raise ValueError(f"context_weight must lie in 0..1, got {context_weight}")
         self.locate = locate
@@ -257,12 +270,19 @@ class CardReader:
 
     def classify_anchors(self, anchors: list[tuple[np.ndarray, np.ndarray, float, float]]) -> np.ndarray:
         """Class probabilities of the card at each (strip, locator input, u, v): the index classifiers'
-        mean, where doubtful (top probability under ``Thresholds.recheck``) the mean over the crop and its
-        ``RECHECK_SHIFTS`` neighbours; then the context classifier's share mixed in (``CONTEXT_WEIGHT``),
-        where it keeps the index classifiers' top card and is not sure of another class (``CONTEXT_SURE``)
-        at no less than their probability."""
+        reading (``_read_indices``), with the context classifier's reading of ``crop_context`` mixed in
+        (``mix_context``) when the reader has one."""
         if not anchors:
             return np.zeros((0, len(CLASSES)), np.float32)
+        probs = self._read_indices(anchors)
+        if self.context is None:
+            return probs
+        wide = np.asarray(self.context(np.stack([crop_context(loc, u, v) for _, loc, u, v in anchors])))
+        return mix_context(probs, wide, self.context_weight)
+
+    def _read_indices(self, anchors: list[tuple[np.ndarray, np.ndarray, float, float]]) -> np.ndarray:
+        """The index classifiers' mean at each anchor; where doubtful (top probability under
+        ``Thresholds.recheck``) the mean over the crop and its ``RECHECK_SHIFTS`` neighbours."""
         probs = np.array(self.classify(np.stack([crop_index(strip, u, v) for strip, _, u, v in anchors])))
         doubtful = np.flatnonzero(probs.max(1) < self.thresholds.recheck)
         if len(doubtful):
@@ -273,14 +293,6 @@ class CardReader:
             ]
             more = self.classify(np.stack(shifted)).reshape(len(doubtful), len(RECHECK_SHIFTS), -1)
             probs[doubtful] = (probs[doubtful] + more.sum(1)) / (1 + len(RECHECK_SHIFTS))
-        if self.context is not None:
-            wide = np.asarray(self.context(np.stack([crop_context(loc, u, v) for _, loc, u, v in anchors])))
-            mixed = (1 - self.context_weight) * probs + self.context_weight * wide
-            rows, top = np.arange(len(mixed)), probs.argmax(1)
-            vague_or_agrees = (wide.argmax(1) == top) | (wide.max(1) < CONTEXT_SURE)
-            keep = rows[(mixed.argmax(1) == top) & vague_or_agrees]  # no doubt added
-            mixed[keep, top[keep]] = np.maximum(mixed[keep, top[keep]], probs[keep, top[keep]])
-            probs = mixed
         return probs
 
     def peaks(self, out: np.ndarray) -> list[tuple[float, float, float]]:
