@@ -396,11 +396,11 @@ def main() -> None:
     render_minutes = round((time.monotonic() - t0) / 60, 1)
     train = load(sorted(args.data.glob("train_*.npz")))
     val = load(sorted(args.data.glob("val_*.npz")))
-    synth = [] if args.context else sorted(args.data.glob("synth_*.npz"))
-    if args.context:
+    synth = sorted(args.data.glob("synth_*.npz"))
+    if args.context:  # the context crops in place of the index crops; the artwork crops have no context
         if "ctx_crops" not in train or "ctx_crops" not in val:
             raise SystemExit(f"{args.data}: chunks without context crops (rendered before they were cut): render anew")
-        train["crops"], val["crops"] = train.pop("ctx_crops"), val.pop("ctx_crops")
+        train["crops"], val["crops"], synth = train.pop("ctx_crops"), val.pop("ctx_crops"), []
     if synth:  # crops made straight from the artwork (models.crops), for the classifier only
         extra = load(synth)
         train["frame_crops"] = len(train["labels"])

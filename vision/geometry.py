@@ -40,6 +40,8 @@ INDEX_ANCHOR = (0.8, 1.6)
 """The point (cm from the card's top-left corner, right and down) that the locator finds."""
 INDEX_CROP = (1.6, 3.2)
 """Width and height (cm) of the index crop centred on the anchor: the rank over the suit."""
+CONTEXT_OFFSET = (0.6, 1.4)
+"""cm from the index anchor to the centre of the card's context crop (``vision.strips.crop_context``)."""
 
 
 def rotation(deg: float) -> np.ndarray:

@@ -230,7 +230,7 @@ class CardReader:
         self.classify = classify
         self.thresholds = thresholds or Thresholds()
         self.context = context
-        self.context_weight = context_weight if context is not None else 0.0
+        self.context_weight = context_weight
 
     @classmethod
     def from_onnx(cls, model_dir: Path | str = MODELS_DIR, threads: int = 2) -> CardReader:

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from vision.geometry import (
+    CONTEXT_OFFSET,
     INDEX_CROP,
     SEATS,
     STRIP_H,
@@ -30,8 +31,6 @@ LOC_W, LOC_H = STRIP_W // LOCATOR_SCALE, STRIP_H // LOCATOR_SCALE
 GRID_W, GRID_H = LOC_W // LOCATOR_STRIDE, LOC_H // LOCATOR_STRIDE
 CROP_W = round(INDEX_CROP[0] * STRIP_PX_PER_CM)
 CROP_H = round(INDEX_CROP[1] * STRIP_PX_PER_CM)
-CONTEXT_OFFSET = (0.6, 1.4)
-"""cm from a card's index anchor (0.8, 1.6 cm into the card) to the centre of its context crop."""
 
 
 def rectify(frame: np.ndarray, corners: np.ndarray) -> dict[str, np.ndarray]:
