@@ -3,15 +3,17 @@
 ``python -m benchmarks.deck [--frames 300] [--seed 11] [--deck FILE]`` renders the 54 registration
 photos of the drawn test design (``vision.deck.drawn``: Hershey italic indices, drawn suits, JOKER
 jokers), registers it (timed; or loads ``--deck``), then reads the same rendered frames of that design
-with the generic classifier and with the profile and prints exact plays, card precision/recall and
-phantom plays for both (``--trained anglo`` adds the generic reader on a design it trained on: the level
-to reach). Last, it reads frames of another design with the profile to show the mismatch
-check firing. Seats truly occluded or face down are left out of the play figures.
+with the generic classifier and with the profile (and without the profile's context classifier, when it
+has one) and prints exact plays, card precision/recall and phantom plays for each (``--trained anglo``
+adds the generic reader on a design it trained on: the level to reach). Last, it reads frames of another
+design with the profile to show the mismatch check firing. Seats truly occluded or face down are left
+out of the play figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import tempfile
 import time
@@ -123,9 +125,11 @@ def main() -> None:
     started = time.monotonic()
     frames = render_frames(design, args.frames, args.seed)
     print(f"rendered {len(frames)} frames of {design}: {time.monotonic() - started:.0f} s")
-    rows = []
-    for label, deck in (("generic classifier", None), ("registered profile", profile)):
-        rows.append(table_row(label, play_figures(reader_for(deck), frames)))
+    readers = [("generic classifier", None), ("registered profile", profile)]
+    if profile.context is not None:
+        without = dataclasses.replace(profile, context=None)
+        readers.append(("registered profile without its context classifier", without))
+    rows = [table_row(label, play_figures(reader_for(deck), frames)) for label, deck in readers]
     if args.trained:
         f = play_figures(reader_for(None), render_frames(args.trained, args.frames, args.seed))
         rows.append(table_row(f"generic classifier on {args.trained} (a training design)", f))

@@ -12,6 +12,7 @@ there but not all could be read: face down, blurred, glare), "occluded" (an arm 
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -110,6 +111,11 @@ class Thresholds:
 
     peak: float = 0.35
     """Locator heatmap score for an index anchor."""
+    index_gap: float = 1.0
+    """cm: of two peaks closer than this only the stronger is an index anchor. Every card's left index shows
+    (R-PLAY-4, CLOTH.md), so two cards' indices lie at least an index's width (1.6 cm) apart; the locator
+    answered the drawn test deck's tall stacked JOKER index with two peaks 0.7–0.9 cm apart, which read as
+    two jokers (2 of the 7 plays missed on 300 frames of the registered deck, README.md)."""
     none: float = 0.5
     """A crop whose "none" probability passes this is not a card (a locator false alarm); its best card
     probability p still caps the seat's confidences at 1 − p (the row may be a card short)."""
@@ -296,19 +302,25 @@ class CardReader:
         return probs
 
     def peaks(self, out: np.ndarray) -> list[tuple[float, float, float]]:
-        """Heatmap maxima → anchors (u, v, score) in strip pixels, left to right (public so the deck
-        benchmark can tell locator misses from classifier misreads)."""
+        """Heatmap maxima → anchors (u, v, score) in strip pixels, left to right, none closer than
+        ``Thresholds.index_gap`` to a stronger one (public so the deck benchmark can tell locator misses
+        from classifier misreads)."""
         heat = _sigmoid(out[0])
         padded = np.pad(heat, 1)
         neighbours = np.stack([padded[dy : dy + GRID_H, dx : dx + GRID_W] for dy in range(3) for dx in range(3)])
         ys, xs = np.nonzero((heat >= neighbours.max(0)) & (heat > self.thresholds.peak))
         offset = _sigmoid(out[1:3])
         scale = LOCATOR_STRIDE * LOCATOR_SCALE
-        peaks = [
+        found = [
             ((x + offset[0, y, x]) * scale, (y + offset[1, y, x]) * scale, float(heat[y, x]))
             for y, x in zip(ys, xs, strict=True)
         ]
-        return sorted(peaks)
+        gap = self.thresholds.index_gap * STRIP_PX_PER_CM
+        kept: list[tuple[float, float, float]] = []
+        for u, v, score in sorted(found, key=lambda peak: -peak[2]):
+            if all(math.hypot(u - ku, v - kv) >= gap for ku, kv, _ in kept):
+                kept.append((u, v, score))
+        return sorted(kept)
 
     def _decide(self, out: np.ndarray, peaks: list[tuple[float, float, float]], probs: np.ndarray) -> SeatReading:
         th = self.thresholds

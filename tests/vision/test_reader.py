@@ -11,7 +11,7 @@ import pytest
 
 from referee_station.cli import main
 from tests.vision.scenes import PLAYS, scene
-from vision.geometry import SEATS
+from vision.geometry import SEATS, STRIP_PX_PER_CM
 from vision.reader import (
     CLASSES,
     CONTEXT_FILE,
@@ -99,6 +99,25 @@ def test_anchors_left_to_right() -> None:
     reading = CardReader(locate, fake_classify(codes)).read(FRAME, CORNERS)
     assert [u for u, _ in reading.seats["S"].anchors] == sorted(u for u, _ in reading.seats["S"].anchors)
     assert reading.seats["S"].cards == codes
+
+
+@pytest.mark.parametrize(
+    ("weak", "strong", "anchors"),
+    [
+        ((ROW, 20), (ROW, 22), 1),  # 0.8 cm apart across the row: one index
+        ((ROW + 2, 22), (ROW, 22), 1),  # 0.8 cm apart down the row (a tall JOKER index)
+        ((ROW, 19), (ROW, 22), 2),  # 1.2 cm: two cards' indices
+    ],
+)
+def test_peaks_closer_than_the_index_gap_are_one_anchor(weak, strong, anchors) -> None:
+    """Locator cells are 0.4 cm; of two maxima closer than ``Thresholds.index_gap`` (1 cm) the stronger stays."""
+    out = np.full((5, GRID_H, GRID_W), -10.0, np.float32)
+    out[1:3] = 0.0
+    out[0][weak], out[0][strong] = 2.0, 6.0
+    peaks = CardReader(fake_locate(), fake_classify(["5s"])).peaks(out)
+    assert len(peaks) == anchors
+    cell = 0.4 * STRIP_PX_PER_CM
+    assert ((strong[1] + 0.5) * cell, (strong[0] + 0.5) * cell) in [(u, v) for u, v, _ in peaks]
 
 
 def torn_then_sure(calls: list[np.ndarray]):

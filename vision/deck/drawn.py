@@ -6,6 +6,12 @@ is unseen. The aisleriot designs all use conventional serif or sans indices; the
 stacked in the index column, as Chinese decks do: black for 小王 (SJ), red for 大王 (BJ), with a star
 (outlined on SJ, filled on BJ) so the two differ in more than colour.
 
+Sizes and layout are a real deck's: the rank is ``RANK_MM`` tall, the smallest of the training designs'
+(the first version drew it 6.3 mm tall, smaller than any real design's 8.0–15.8 mm, and at 720p that
+alone made it illegible), number cards carry their pips in the usual layout (the bottom half turned
+round), courts a framed picture with the rank in Hershey script, so the wide view a reader takes of a
+card's left side (``vision.strips.crop_context``) sees what it sees on real cards.
+
 ``install_drawn_design`` writes the faces where ``vision.synth.artwork.load_design`` looks, so the
 ordinary renderer draws frames of this deck like any other.
 """
@@ -26,7 +32,7 @@ from vision.synth.artwork import CACHE_DIR, CARD_PX, install_design
 from vision.synth.render import render
 from vision.synth.scene import Camera, Look, PlacedCard, Scene, SeatScene
 
-DRAWN_DESIGN = "drawn_hershey_v2"
+DRAWN_DESIGN = "drawn_hershey_v3"
 """The design's name as the renderer knows it once installed."""
 
 _PX_PER_CM = CARD_PX[0] / 6.3
@@ -34,6 +40,24 @@ _FONT = cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC
 _RED = (30, 20, 200)
 _BLACK = (25, 20, 20)
 _RANK_TEXT = {"T": "10"}
+RANK_MM = 8.0
+"""Height of the index's rank glyph: the smallest among the training designs (orell, atlasnye; most
+draw 8.4–11 mm)."""
+_PIP_PX = 30
+_COLUMNS = tuple((x, y) for x in (0.33, 0.67) for y in (0.2, 0.4, 0.6, 0.8))
+_PIPS = {
+    "A": ((0.5, 0.5),),
+    "2": ((0.5, 0.2), (0.5, 0.8)),
+    "3": ((0.5, 0.2), (0.5, 0.5), (0.5, 0.8)),
+    "4": ((0.33, 0.2), (0.67, 0.2), (0.33, 0.8), (0.67, 0.8)),
+    "5": ((0.33, 0.2), (0.67, 0.2), (0.5, 0.5), (0.33, 0.8), (0.67, 0.8)),
+    "6": ((0.33, 0.2), (0.67, 0.2), (0.33, 0.5), (0.67, 0.5), (0.33, 0.8), (0.67, 0.8)),
+    "7": ((0.33, 0.2), (0.67, 0.2), (0.5, 0.35), (0.33, 0.5), (0.67, 0.5), (0.33, 0.8), (0.67, 0.8)),
+    "8": ((0.33, 0.2), (0.67, 0.2), (0.5, 0.35), (0.33, 0.5), (0.67, 0.5), (0.5, 0.65), (0.33, 0.8), (0.67, 0.8)),
+    "9": (*_COLUMNS, (0.5, 0.5)),
+    "T": (*_COLUMNS, (0.5, 0.3), (0.5, 0.7)),
+}
+"""Pip centres of the number cards as shares of the face's width and height."""
 
 
 def _suit_mask(suit: str, size: int) -> np.ndarray:
@@ -68,13 +92,29 @@ def _stamp(face: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int
     face[y : y + h, x : x + w, :3] = (roi * (1 - a) + np.array(colour, np.float32) * a).astype(np.uint8)
 
 
-def _text(face: np.ndarray, text: str, centre: tuple[float, float], height: float, colour, thickness: int) -> None:
-    """Text whose ink box is ``height`` px tall, centred on ``centre``."""
-    (w, h), _ = cv2.getTextSize(text, _FONT, 1.0, thickness)
-    scale = height / h
-    (w, h), _ = cv2.getTextSize(text, _FONT, scale, thickness)
-    org = (round(centre[0] - w / 2), round(centre[1] + h / 2))
-    cv2.putText(face, text, org, _FONT, scale, (*colour, 255), thickness, cv2.LINE_AA)
+def _text(
+    face: np.ndarray,
+    text: str,
+    centre: tuple[float, float],
+    height: float,
+    colour,
+    thickness: int,
+    max_width: float = 1e9,
+    font: int = _FONT,
+) -> None:
+    """Text whose ink is ``height`` px tall (narrowed to ``max_width``), centred on ``centre``. Hershey
+    glyphs' ink is shorter than ``getTextSize`` says, so the scale comes from the drawn ink."""
+    probe = np.zeros((400, 400 * max(1, len(text))), np.uint8)
+    cv2.putText(probe, text, (20, 300), font, 4.0, 255, thickness * 4, cv2.LINE_AA)
+    ys, xs = np.nonzero(probe)
+    scale = 4.0 * min(height / (ys.max() - ys.min() + 1), max_width / (xs.max() - xs.min() + 1))
+    canvas = np.zeros(face.shape[:2], np.uint8)
+    cv2.putText(canvas, text, (0, face.shape[0] - 1), font, scale, 255, thickness, cv2.LINE_AA)
+    ys, xs = np.nonzero(canvas)
+    dx = round(centre[0] - (xs.min() + xs.max()) / 2)
+    dy = round(centre[1] - (ys.min() + ys.max()) / 2)
+    org = (dx, face.shape[0] - 1 + dy)
+    cv2.putText(face, text, org, font, scale, (*colour, 255), thickness, cv2.LINE_AA)
 
 
 def _star(face: np.ndarray, centre: tuple[float, float], r: float, colour, filled: bool) -> None:
@@ -102,9 +142,38 @@ def _corner(code: str) -> np.ndarray:
             _text(block, letter, (w * 0.45, 9 + i * 15.5), 12, colour, 3)
         return block
     colour = _RED if code[1] in "hd" else _BLACK
-    _text(block, _RANK_TEXT.get(code[0], code[0]), (w * 0.45, h * 0.25), 24, colour, 3)
-    _stamp(block, _suit_mask(code[1], 20), round(w * 0.45 - 10), round(h * 0.52), colour)
+    _text(block, _RANK_TEXT.get(code[0], code[0]), (w * 0.45, h * 0.22), RANK_MM / 10 * _PX_PER_CM, colour, 3, w - 4)
+    _stamp(block, _suit_mask(code[1], 20), round(w * 0.45 - 10), round(h * 0.5), colour)
     return block
+
+
+def _pips(face: np.ndarray, code: str, colour: tuple[int, int, int]) -> None:
+    """A number card's pips in the usual layout, those in the bottom half upside down."""
+    w, h = CARD_PX
+    size = 60 if code[0] == "A" else _PIP_PX
+    mask = _suit_mask(code[1], size)
+    for fx, fy in _PIPS[code[0]]:
+        turned = mask if fy <= 0.5 else mask[::-1, ::-1]
+        _stamp(face, turned, round(fx * w - size / 2), round(fy * h - size / 2), colour)
+
+
+def _court(face: np.ndarray, code: str, colour: tuple[int, int, int]) -> None:
+    """A court's picture: a tinted frame with the rank in Hershey script and a suit over and under it."""
+    w, h = CARD_PX
+    x0, y0, x1, y1 = 48, 16, w - 49, h - 17
+    tint = (150, 215, 240) if code[1] in "hd" else (225, 205, 170)
+    cv2.rectangle(face, (x0, y0), (x1, y1), (*tint, 255), -1)
+    cv2.rectangle(face, (x0, y0), (x1, y1), (*colour, 255), 2)
+    mid = (x0 + x1) / 2
+    letter = np.zeros((h // 2, w, 4), np.uint8)
+    _text(letter, code[0], (mid, h * 0.3), 52, colour, 4, x1 - x0 - 8, cv2.FONT_HERSHEY_SCRIPT_COMPLEX)
+    half = face[: h // 2]
+    ink = letter[..., 3:] > 0
+    half[..., :3] = np.where(ink, letter[..., :3], half[..., :3])
+    face[h - h // 2 :] = np.where(ink[::-1, ::-1], letter[::-1, ::-1], face[h - h // 2 :])
+    mask = _suit_mask(code[1], 24)
+    _stamp(face, mask, round(mid - 12), y0 + 8, colour)
+    _stamp(face, mask[::-1, ::-1], round(mid - 12), y1 - 32, colour)
 
 
 def draw_face(code: str) -> np.ndarray:
@@ -116,7 +185,6 @@ def draw_face(code: str) -> np.ndarray:
     cv2.rectangle(face, (0, r), (w - 1, h - 1 - r), (250, 250, 247, 255), -1)
     for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
         cv2.circle(face, (cx, cy), r, (250, 250, 247, 255), -1, cv2.LINE_AA)
-    cv2.rectangle(face, (52, 14), (w - 53, h - 15), (200, 170, 120, 255), 2)  # a frame round the centre
     block = _corner(code)
     bh, bw = block.shape[:2]
     face[3 : 3 + bh, 2 : 2 + bw, :3] = np.minimum(face[3 : 3 + bh, 2 : 2 + bw, :3], block[..., :3])
@@ -125,10 +193,12 @@ def draw_face(code: str) -> np.ndarray:
         face[h - 3 - bh : h - 3, w - 2 - bw : w - 2, :3], turned[..., :3]
     )
     if code in ("SJ", "BJ"):
+        cv2.rectangle(face, (48, 16), (w - 49, h - 17), (200, 170, 120, 255), 2)
         _star(face, (w / 2, h / 2), 38, _BLACK if code == "SJ" else _RED, filled=code == "BJ")
+    elif code[0] in "JQK":
+        _court(face, code, _RED if code[1] in "hd" else _BLACK)
     else:
-        colour = _RED if code[1] in "hd" else _BLACK
-        _stamp(face, _suit_mask(code[1], 60), w // 2 - 30, h // 2 - 30, colour)
+        _pips(face, code, _RED if code[1] in "hd" else _BLACK)
     return face
 
 

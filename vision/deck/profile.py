@@ -4,7 +4,9 @@ A zip (or a folder with the same files) holding ``classifier.onnx`` (the generic
 weights fitted to the deck), optionally ``classifier_2.onnx`` … (the reader's further classifiers, each
 fitted the same way and averaged with the first, as the generic reader averages its members),
 optionally ``locator.onnx`` (the generic locator's graph fitted to rendered rows of the deck: the
-generic one misses about one index in twenty of an unseen font) and ``deck.json``: design name, date,
+generic one misses about one index in twenty of an unseen font), optionally ``classifier_context.onnx``
+(the generic context classifier fitted to the deck's rendered rows, mixed in as the generic reader
+mixes its own) and ``deck.json``: design name, date,
 accuracy on held-back augmented crops, the confidence threshold below which a table's cards are not
 this deck (``vision.deck.mismatch``), and the locator's peak threshold.
 """
@@ -17,7 +19,16 @@ import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from vision.reader import CLASSIFIER_FILES, LOCATOR_FILE, MODELS_DIR, CardReader, onnx_ensemble, onnx_locator
+from vision.reader import (
+    CLASSIFIER_FILES,
+    CONTEXT_FILE,
+    LOCATOR_FILE,
+    MODELS_DIR,
+    CardReader,
+    onnx_classifier,
+    onnx_ensemble,
+    onnx_locator,
+)
 
 FORMAT = 1
 
@@ -54,6 +65,9 @@ class DeckProfile:
     further: tuple[bytes, ...] = ()
     """The further classifiers fitted to the deck (``classifier_2.onnx`` …), averaged with the first.
     A profile written before they existed holds none and reads with the first alone."""
+    context: bytes | None = None
+    """The context classifier fitted to the deck; None: the profile reads without one (the generic one
+    learned the training designs' faces, not this deck's)."""
 
     def __post_init__(self) -> None:
         if len(self.further) >= len(CLASSIFIER_FILES):
@@ -72,6 +86,8 @@ class DeckProfile:
                 z.writestr(name, model)
             if self.locator is not None:
                 z.writestr(LOCATOR_FILE, self.locator)
+            if self.context is not None:
+                z.writestr(CONTEXT_FILE, self.context)
 
     @classmethod
     def load(cls, path: Path) -> DeckProfile:
@@ -90,7 +106,7 @@ class DeckProfile:
         if fields.get("format") != FORMAT:
             raise ValueError(f"{path}: deck profile format {fields.get('format')!r}, this station reads {FORMAT}")
         further = tuple(files[name] for name in CLASSIFIER_FILES[1:] if name in files)
-        return cls(DeckMeta(**fields), model, files.get(LOCATOR_FILE), further)
+        return cls(DeckMeta(**fields), model, files.get(LOCATOR_FILE), further, files.get(CONTEXT_FILE))
 
 
 def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardReader:
@@ -99,10 +115,9 @@ def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardRe
     of the generic ones (and its adapted locator when it carries one). ValueError naming the folder
     when its models are missing.
 
-    A profile reads without the generic context classifier: the card faces it learned are the training
-    designs', and on the drawn test design it cut exact plays from 95.13 % to 61.61 %; fine-tuned with the
-    profile's other networks on the context crops of the deck's rendered rows it still read 93.88 %
-    (README.md, "Deck registration")."""
+    A profile never reads with the generic context classifier: the card faces it learned are the training
+    designs', and on the drawn test design it cut exact plays from 95.13 % to 61.61 %. It mixes in its
+    own fitted one when it carries one (README.md, "Deck registration")."""
     model_dir = Path(model_dir)
     missing = [name for name in (LOCATOR_FILE, CLASSIFIER_FILES[0]) if not (model_dir / name).exists()]
     if missing:
@@ -112,4 +127,5 @@ def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardRe
         return generic
     thresholds = dataclasses.replace(generic.thresholds, peak=deck.meta.peak)
     locate = generic.locate if deck.locator is None else onnx_locator(deck.locator)
-    return CardReader(locate, onnx_ensemble(deck.classifiers), thresholds)
+    context = None if deck.context is None else onnx_classifier(deck.context)
+    return CardReader(locate, onnx_ensemble(deck.classifiers), thresholds, context=context)

@@ -2,12 +2,13 @@
 
 Steps, each timed: cut every card's face from its photo (``photos``), synthesise index crops of those
 faces under the usual camera conditions (``crops``), render table scenes of the deck and cut them into
-locator strips and more index crops (``rendered``), fine-tune each generic classifier the models folder
-has and the generic locator on them in torch subprocesses, one per core at a time (``finetune``; the
-station's own environment has no torch), measure the averaged classifiers on held-back crops synthesised
-with another seed, and calibrate the mismatch threshold on frames of the deck and of other designs read
-by the fitted reader (``threshold``). The photos are named by card code (``Th.jpg``, ``SJ.jpg``);
-``corners.json`` holds the calibration (``{"corners": [[x, y] SW, SE, NE, NW]}``).
+locator strips and more index and context crops (``rendered``), fine-tune each generic classifier the
+models folder has, its context classifier and the generic locator on them in torch subprocesses, one per
+core at a time (``finetune``; the station's own environment has no torch), measure the averaged
+classifiers on held-back crops synthesised with another seed, and calibrate the mismatch threshold on
+frames of the deck and of other designs read by the fitted reader (``threshold``). The photos are named
+by card code (``Th.jpg``, ``SJ.jpg``); ``corners.json`` holds the calibration (``{"corners": [[x, y] SW,
+SE, NE, NW]}``).
 """
 
 from __future__ import annotations
@@ -31,11 +32,13 @@ from vision.deck.profile import DeckMeta, DeckProfile
 from vision.deck.rendered import install_faces, jittered_crops, rendered_data
 from vision.deck.threshold import calibrate
 from vision.reader import (
+    CONTEXT_FILE,
     LOCATOR_FILE,
     MODELS_DIR,
     CardReader,
     Thresholds,
     classifier_paths,
+    onnx_classifier,
     onnx_ensemble,
     onnx_locator,
 )
@@ -163,7 +166,7 @@ def register(
     held, held_labels = synth_crops(faces, max(10, per_card // 5), seed + 1)
     log(f"synthesised {len(labels)} training and {len(held_labels)} held-back crops: {time.monotonic() - start:.0f} s")
     cards = {"crops": crops, "labels": labels}
-    strips = None
+    strips = context = None
     if frames:
         scenes = rendered_data(faces, frames, seed, jobs=threads)
         cards = {
@@ -171,19 +174,28 @@ def register(
             "labels": np.concatenate([labels, scenes["labels"]]),
         }
         strips = {key: value for key, value in scenes.items() if key.startswith("loc_")}
+        context = {"crops": jittered_crops(scenes["ctx_crops"], seed), "labels": scenes["labels"]}
         counts = f"{len(scenes['loc_n'])} strips, {len(scenes['labels'])} crops"
         log(f"rendered {frames} frames ({counts}): {time.monotonic() - start:.0f} s")
     members = [path.name for path in classifier_paths(model_dir)]
     jobs = {name: (cards, epochs) for name in members}
     if strips is not None:  # the locator first: it takes longest
         jobs = {LOCATOR_FILE: (strips, locator_epochs)} | jobs
+    if context is not None and (model_dir / CONTEXT_FILE).exists():
+        jobs[CONTEXT_FILE] = (context, epochs)
     models = _finetune(jobs, model_dir, threads)
     fitted, locator = [models[name] for name in members], models.get(LOCATOR_FILE)
+    fitted_context = models.get(CONTEXT_FILE)
     log(f"fine-tuned {', '.join(models)}: {time.monotonic() - start:.0f} s")
     classify = onnx_ensemble(fitted)
     accuracy, confidence = _mean_confidence(classify, held, held_labels)
     peak = DECK_PEAK if locator is None else ADAPTED_PEAK
-    reader = CardReader(onnx_locator(locator or str(model_dir / LOCATOR_FILE)), classify, Thresholds(peak=peak))
+    reader = CardReader(
+        onnx_locator(locator or str(model_dir / LOCATOR_FILE)),
+        classify,
+        Thresholds(peak=peak),
+        context=None if fitted_context is None else onnx_classifier(fitted_context),
+    )
     calibration = calibrate(reader, install_faces(faces), CALIBRATION_DESIGNS, seed=seed + 2)
     mismatch_below = calibration.mismatch_below
     seconds = time.monotonic() - start
@@ -202,4 +214,4 @@ def register(
         peak=peak,
         seconds=round(seconds, 1),
     )
-    return DeckProfile(meta, fitted[0], locator, tuple(fitted[1:]))
+    return DeckProfile(meta, fitted[0], locator, tuple(fitted[1:]), fitted_context)

@@ -5,8 +5,8 @@ index anchors in a play-area strip, only ever saw the training designs: on an un
 weakly and misses about one anchor in twenty. Here the 54 faces cut from the registration photos are
 installed as a renderer design (like ``vision.deck.drawn`` does for the test design) and drawn into
 random table scenes with the generic training looks, and ``models.dataset.generate`` cuts those frames
-into locator strips (anchors, card and occluder masks) and index crops exactly as it does for the
-generic training. The backs come from a training design: registration photographs faces only, and a
+into locator strips (anchors, card and occluder masks), index crops and context crops exactly as it does
+for the generic training. The backs come from a training design: registration photographs faces only, and a
 back carries no index for either network to learn.
 """
 
@@ -52,7 +52,7 @@ def install_faces(faces: dict[str, np.ndarray], cache_dir: Path = CACHE_DIR) -> 
 
 
 def rendered_data(faces: dict[str, np.ndarray], frames: int, seed: int, jobs: int = 1) -> dict[str, np.ndarray]:
-    """Locator strips and index crops (``models.dataset`` format) of ``frames`` scenes of this deck,
+    """Locator strips, index and context crops (``models.dataset`` format) of ``frames`` scenes of this deck,
     rendered by ``jobs`` processes (rendering is most of registration's time after the fine-tuning)."""
     if frames < 1:
         raise ValueError(f"rendered frames must be at least 1, got {frames}")

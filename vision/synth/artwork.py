@@ -53,7 +53,7 @@ TRAIN_DESIGNS = (
 HELDOUT_DESIGNS = ("tigullio",)
 
 CARD_PX = (180, 252)
-"""Width, height of a rasterised face: 63 × 88 mm at about 28.6 px/mm."""
+"""Width, height of a rasterised face: 63 × 88 mm at about 28.6 px/cm."""
 
 _SUIT_ROWS = {"c": 0, "d": 1, "h": 2, "s": 3}
 _RANK_COLS = {"A": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6, "8": 7, "9": 8, "T": 9, "J": 10, "Q": 11, "K": 12}

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.deck.crops import CODES
-from vision.deck.drawn import draw_face, registration_photos
+from vision.deck.drawn import RANK_MM, draw_face, registration_photos
 from vision.deck.photos import PhotoError, cut_face
 from vision.synth.artwork import CARD_PX, load_design
 from vision.synth.render import render
@@ -25,6 +25,25 @@ def test_faces_are_cards_and_every_card_differs():
     for a in index:
         for b in index:
             assert a == b or np.abs(index[a] - index[b]).mean() > 3, (a, b)
+
+
+@pytest.mark.parametrize("code", ["2s", "7d", "Th", "Qc", "Kh"])
+def test_ranks_are_drawn_at_a_real_decks_size(code):
+    """The rank's ink is ``RANK_MM`` tall (±0.4 mm), as small as any training design's and no smaller."""
+    px_per_mm = CARD_PX[0] / 63
+    rank_rows = draw_face(code)[: round(15 * px_per_mm), : round(16 * px_per_mm)]  # above the index's suit
+    ink = np.flatnonzero(((rank_rows[..., :3].min(axis=2) < 150) & (rank_rows[..., 3] == 255)).any(axis=1))
+    assert (ink.max() - ink.min() + 1) / px_per_mm == pytest.approx(RANK_MM, abs=0.4)
+
+
+@pytest.mark.parametrize("code, pips", [("As", 1), ("2h", 2), ("7c", 7), ("Td", 10)])
+def test_number_cards_carry_their_pips(code, pips):
+    """Pips in the face's middle (clear of both indices) as separate blobs: one per pip."""
+    w, h = CARD_PX
+    middle = draw_face(code)[:h, round(w * 0.28) : round(w * 0.72), :3]
+    ink = (middle.min(axis=2) < 150).astype(np.uint8)
+    count, _ = cv2.connectedComponents(ink)
+    assert count - 1 == pips
 
 
 def test_installed_design_renders_like_artwork(drawn_design):

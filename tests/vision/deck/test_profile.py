@@ -12,7 +12,7 @@ from referee_station.cli import main
 from tests.vision.scenes import scene
 from vision.deck.mismatch import DeckCheck
 from vision.deck.profile import DeckMeta, DeckProfile, reader_for
-from vision.reader import MODELS_DIR, CardReader, FrameReading, SeatReading, classifier_paths
+from vision.reader import CONTEXT_FILE, MODELS_DIR, CardReader, FrameReading, SeatReading, classifier_paths
 from vision.synth.render import render
 
 META = DeckMeta("sponsor", "2026-11-30T12:00:00+00:00", 0.998, 2025, 0.88, 0.77, 0.35, 300.0)
@@ -45,6 +45,11 @@ def test_zip_and_folder_round_trip(tmp_path):
     assert DeckProfile.load(tmp_path / "p.deck") == pair
     with pytest.raises(ValueError, match="at most 3 classifiers"):
         DeckProfile(META, b"onnx bytes", None, (b"2", b"3", b"4"))
+    (folder / "classifier_context.onnx").write_bytes(b"context")  # a profile with a fitted context classifier
+    assert DeckProfile.load(folder).context == b"context"
+    full = DeckProfile(META, b"onnx bytes", b"locator bytes", (b"second",), b"context")
+    full.save(tmp_path / "c.deck")
+    assert DeckProfile.load(tmp_path / "c.deck") == full
 
 
 @pytest.mark.parametrize(
@@ -149,3 +154,20 @@ def test_reader_for_names_missing_models(tmp_path):
     (tmp_path / "classifier.onnx").write_bytes(b"x")
     with pytest.raises(ValueError, match=r"no card reader models \(locator.onnx\) in"):
         reader_for(None, tmp_path)
+
+
+def test_reader_for_mixes_in_the_profiles_own_context_classifier(models, frame_file):
+    """A profile's fitted context classifier is mixed in exactly as the generic reader mixes its own."""
+    image, corners = frame_file
+    frame, corners = cv2.imread(str(image)), np.array([p.split(",") for p in corners.split(";")], float)
+    members = [path.read_bytes() for path in classifier_paths(MODELS_DIR)]
+    context = (MODELS_DIR / CONTEXT_FILE).read_bytes()
+    profile = DeckProfile(generic_profile(0.5).meta, members[0], None, tuple(members[1:]), context)
+    with_context = reader_for(profile)
+    assert with_context.context is not None
+    got = with_context.read(frame, corners).seats["S"]
+    generic = reader_for(None).read(frame, corners).seats["S"]
+    assert got.cards == generic.cards == ["5s", "5h", "5d"]
+    assert got.confidences == pytest.approx(generic.confidences, abs=1e-5)
+    without = reader_for(DeckProfile(profile.meta, members[0], None, tuple(members[1:]))).read(frame, corners)
+    assert without.seats["S"].confidences != pytest.approx(generic.confidences, abs=1e-5)

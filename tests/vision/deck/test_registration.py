@@ -22,7 +22,7 @@ from referee_station.log.jsonl import write_jsonl
 from referee_station.sim.match import simulate
 from referee_station.table.events import DealStart
 from tests.camera.test_end_to_end import SECONDS, camera_truth, check_events, run_camera
-from vision.deck.drawn import registration_photos
+from vision.deck.drawn import DRAWN_DESIGN, registration_photos
 from vision.deck.profile import DeckProfile, reader_for
 from vision.deck.register import RegistrationError, register, train_python
 from vision.reader import MODELS_DIR, classifier_paths
@@ -49,12 +49,13 @@ def test_registered_deck_reads_like_a_trained_design(registered, drawn_design):
     assert profile.meta.accuracy > 0.97
     assert profile.locator is not None
     assert len(profile.classifiers) == len(classifier_paths(MODELS_DIR))  # every member fitted
+    assert profile.context is not None  # and the context classifier
 
     frames = render_frames(drawn_design, FRAMES, seed=21)
     before = play_figures(reader_for(None), frames)
     after = play_figures(reader_for(profile), frames)
     trained = play_figures(reader_for(None), render_frames("anglo", FRAMES, seed=21))
-    assert before["exact"] < 0.3  # the unseen design: the generic reader fails most plays
+    assert before["exact"] < 0.5  # the unseen design: the generic reader fails most plays
     assert after["exact"] > before["exact"] + 0.4
     assert after["precision"] >= trained["precision"] - 0.05  # 30 frames: a few points of sampling noise
     assert after["phantom"] == 0
@@ -75,7 +76,7 @@ def test_run_referees_the_registered_deck_and_warns_on_another(registered, drawn
         assert main(["render-video", str(log), "-o", str(video), "--until", str(until), "--design", design]) == 0
         capsys.readouterr()
         code, got = run_camera(tmp_path, log, video, "--deck", str(tmp_path / "drawn.deck"))
-        warned = "WARNING deck profile 'drawn_hershey_v2' does not match" in capsys.readouterr().out
+        warned = f"WARNING deck profile '{DRAWN_DESIGN}' does not match" in capsys.readouterr().out
         if design == drawn_design:
             check_events(got, camera_truth(log, until))
             assert (code, warned) == (0, False)
