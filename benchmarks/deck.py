@@ -108,6 +108,7 @@ def main() -> None:
     parser.add_argument("--deck", type=Path, help="an existing profile of the drawn design (skip registering)")
     parser.add_argument("--save", type=Path, help="keep the profile built here")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for the registration's fine-tuning")
+    parser.add_argument("--scenes", type=int, default=300, help="table scenes of the deck registration renders")
     parser.add_argument("--trained", help="also read frames of this training design with the generic reader")
     args = parser.parse_args()
     cv2.setNumThreads(2)
@@ -117,7 +118,7 @@ def main() -> None:
     else:
         with tempfile.TemporaryDirectory() as tmp:
             registration_photos(Path(tmp), design, args.seed)
-            profile = register(Path(tmp), design, threads=args.threads, log=print)
+            profile = register(Path(tmp), design, frames=args.scenes, threads=args.threads, log=print)
         if args.save:
             profile.save(args.save)
     m = profile.meta

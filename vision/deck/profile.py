@@ -2,13 +2,12 @@
 
 A zip (or a folder with the same files) holding ``classifier.onnx`` (the generic classifier's graph with
 weights fitted to the deck), optionally ``classifier_2.onnx`` … (the reader's further classifiers, each
-fitted the same way and averaged with the first, as the generic reader averages its members),
-optionally ``locator.onnx`` (the generic locator's graph fitted to rendered rows of the deck: the
-generic one misses about one index in twenty of an unseen font), optionally ``classifier_context.onnx``
-(the generic context classifier fitted to the deck's rendered rows, mixed in as the generic reader
-mixes its own) and ``deck.json``: design name, date,
-accuracy on held-back augmented crops, the confidence threshold below which a table's cards are not
-this deck (``vision.deck.mismatch``), and the locator's peak threshold.
+fitted the same way and averaged with the first, as the generic reader averages its members), optionally
+``locator.onnx`` (the generic locator's graph fitted to rendered rows of the deck: the generic one
+misses about one index in twenty of an unseen font), optionally ``classifier_context.onnx`` (the generic
+context classifier fitted to the deck's rendered rows, mixed in as the generic reader mixes its own) and
+``deck.json``: design name, date, accuracy on held-back augmented crops, the confidence threshold below
+which a table's cards are not this deck (``vision.deck.mismatch``), and the locator's peak threshold.
 """
 
 from __future__ import annotations
