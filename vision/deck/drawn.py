@@ -158,26 +158,24 @@ def _pips(face: np.ndarray, code: str, colour: tuple[int, int, int]) -> None:
 
 
 def _court(face: np.ndarray, code: str, colour: tuple[int, int, int]) -> None:
-    """A court's picture: a tinted frame with the rank in Hershey script and a suit over and under it."""
+    """A court's picture: a tinted frame with a suit and the rank in Hershey script, the lower half the
+    upper turned round (the frame is centred on the card)."""
     w, h = CARD_PX
     x0, y0, x1, y1 = 48, 16, w - 49, h - 17
     tint = (150, 215, 240) if code[1] in "hd" else (225, 205, 170)
     cv2.rectangle(face, (x0, y0), (x1, y1), (*tint, 255), -1)
     cv2.rectangle(face, (x0, y0), (x1, y1), (*colour, 255), 2)
     mid = (x0 + x1) / 2
-    letter = np.zeros((h // 2, w, 4), np.uint8)
-    _text(letter, code[0], (mid, h * 0.3), 52, colour, 4, x1 - x0 - 8, cv2.FONT_HERSHEY_SCRIPT_COMPLEX)
-    half = face[: h // 2]
-    ink = letter[..., 3:] > 0
-    half[..., :3] = np.where(ink, letter[..., :3], half[..., :3])
-    face[h - h // 2 :] = np.where(ink[::-1, ::-1], letter[::-1, ::-1], face[h - h // 2 :])
-    mask = _suit_mask(code[1], 24)
-    _stamp(face, mask, round(mid - 12), y0 + 8, colour)
-    _stamp(face, mask[::-1, ::-1], round(mid - 12), y1 - 32, colour)
+    _stamp(face, _suit_mask(code[1], 24), round(mid - 12), y0 + 8, colour)
+    _text(face, code[0], (mid, h * 0.3), 52, colour, 4, x1 - x0 - 8, cv2.FONT_HERSHEY_SCRIPT_COMPLEX)
+    picture = face[y0 : y1 + 1, x0 : x1 + 1]
+    half = len(picture) // 2
+    picture[half:] = picture[:half][::-1, ::-1]
 
 
 def draw_face(code: str) -> np.ndarray:
-    """One card face (BGRA at ``CARD_PX``): white with rounded corners, two indices and a centre mark."""
+    """One card face (BGRA at ``CARD_PX``): white with rounded corners, two indices, and pips, a court
+    picture or the joker's star."""
     w, h = CARD_PX
     face = np.zeros((h, w, 4), np.uint8)
     r = 10
