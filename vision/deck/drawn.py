@@ -40,6 +40,8 @@ _FONT = cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC
 _RED = (30, 20, 200)
 _BLACK = (25, 20, 20)
 _RANK_TEXT = {"T": "10"}
+_FRAME = (48, 16, CARD_PX[0] - 49, CARD_PX[1] - 17)
+"""x0, y0, x1, y1 of the frame round a court's picture or a joker's star, centred on the card."""
 RANK_MM = 8.0
 """Height of the index's rank glyph: the smallest among the training designs (orell, atlasnye; most
 draw 8.4–11 mm)."""
@@ -159,9 +161,9 @@ def _pips(face: np.ndarray, code: str, colour: tuple[int, int, int]) -> None:
 
 def _court(face: np.ndarray, code: str, colour: tuple[int, int, int]) -> None:
     """A court's picture: a tinted frame with a suit and the rank in Hershey script, the lower half the
-    upper turned round (the frame is centred on the card)."""
-    w, h = CARD_PX
-    x0, y0, x1, y1 = 48, 16, w - 49, h - 17
+    upper turned round."""
+    h = CARD_PX[1]
+    x0, y0, x1, y1 = _FRAME
     tint = (150, 215, 240) if code[1] in "hd" else (225, 205, 170)
     cv2.rectangle(face, (x0, y0), (x1, y1), (*tint, 255), -1)
     cv2.rectangle(face, (x0, y0), (x1, y1), (*colour, 255), 2)
@@ -191,7 +193,7 @@ def draw_face(code: str) -> np.ndarray:
         face[h - 3 - bh : h - 3, w - 2 - bw : w - 2, :3], turned[..., :3]
     )
     if code in ("SJ", "BJ"):
-        cv2.rectangle(face, (48, 16), (w - 49, h - 17), (200, 170, 120, 255), 2)
+        cv2.rectangle(face, _FRAME[:2], _FRAME[2:], (200, 170, 120, 255), 2)
         _star(face, (w / 2, h / 2), 38, _BLACK if code == "SJ" else _RED, filled=code == "BJ")
     elif code[0] in "JQK":
         _court(face, code, _RED if code[1] in "hd" else _BLACK)

@@ -34,7 +34,9 @@ def test_finetuning_lifts_crop_accuracy(models, python, tmp_path):
     subprocess.run(cmd, cwd=REPO, check=True, capture_output=True)
     before = accuracy(onnx_classifier(str(MODELS_DIR / "classifier.onnx")), held, held_labels)
     after = accuracy(onnx_classifier(str(tmp_path / "c.onnx")), held, held_labels)
-    assert after > before + 0.3, (before, after)
+    # the drawn design at a real deck's index size: the generic classifier reads ~0.72 of its crops, the
+    # fitted one nearly all (0.98 measured); the errors left must fall to a fraction
+    assert after > 0.95 and (1 - after) < (1 - before) / 4, (before, after)
     tuned = onnx_classifier(str(tmp_path / "c.onnx"))(held[held_labels == NONE])
     assert (tuned.argmax(1) == NONE).mean() > 0.9  # still rejects what is not an index
 
