@@ -117,8 +117,8 @@ def render_card(m: dict) -> str:
                 f"{wide.get('epochs', '?')} epochs; data: {wide.get('note', 'rendered by `models.dataset`')}.",
                 f"- The reader mixes it with the index classifiers' mean at {CONTEXT_WEIGHT:g}; where the mix keeps",
                 "  their top card and the context classifier is not sure (≥ 0.5) of another class, that card keeps",
-                "  its index probability (`vision.reader.mix_context`). Deck profiles read without it: on the",
-                '  drawn test design it cost plays, fine-tuned or not (README.md, "Deck registration").',
+                "  its index probability (`vision.reader.mix_context`). Deck registration fine-tunes it with the",
+                '  other networks and a profile mixes its own the same way (README.md, "Deck registration").',
             ]
             if wide
             else []
