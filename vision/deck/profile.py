@@ -12,7 +12,6 @@ which a table's cards are not this deck (``vision.deck.mismatch``), and the loca
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import zipfile
 from dataclasses import asdict, dataclass
@@ -24,6 +23,7 @@ from vision.reader import (
     LOCATOR_FILE,
     MODELS_DIR,
     CardReader,
+    Thresholds,
     onnx_classifier,
     onnx_ensemble,
     onnx_locator,
@@ -121,10 +121,21 @@ def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardRe
     missing = [name for name in (LOCATOR_FILE, CLASSIFIER_FILES[0]) if not (model_dir / name).exists()]
     if missing:
         raise ValueError(f"no card reader models ({', '.join(missing)}) in {model_dir}: pass --models")
-    generic = CardReader.from_onnx(model_dir)
     if deck is None:
-        return generic
-    thresholds = dataclasses.replace(generic.thresholds, peak=deck.meta.peak)
-    locate = generic.locate if deck.locator is None else onnx_locator(deck.locator)
-    context = None if deck.context is None else onnx_classifier(deck.context)
-    return CardReader(locate, onnx_ensemble(deck.classifiers), thresholds, context=context)
+        return CardReader.from_onnx(model_dir)
+    return fitted_reader(deck.classifiers, deck.locator, deck.context, deck.meta.peak, model_dir)
+
+
+def fitted_reader(
+    classifiers: list[bytes], locator: bytes | None, context: bytes | None, peak: float, model_dir: Path = MODELS_DIR
+) -> CardReader:
+    """The reader of a deck's fitted networks (serialised ONNX): its classifiers averaged, its locator
+    (None: the generic one in ``model_dir``) at ``peak``, its context classifier mixed in if any.
+    ``reader_for`` reads a profile with it, and registration calibrates the mismatch threshold with it,
+    so the threshold is measured on the reader the station will run."""
+    return CardReader(
+        onnx_locator(locator or str(Path(model_dir) / LOCATOR_FILE)),
+        onnx_ensemble(classifiers),
+        Thresholds(peak=peak),
+        context=None if context is None else onnx_classifier(context),
+    )

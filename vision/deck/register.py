@@ -28,19 +28,15 @@ import numpy as np
 
 from vision.deck.crops import CODES, NONE, synth_crops
 from vision.deck.photos import cut_face
-from vision.deck.profile import DeckMeta, DeckProfile
+from vision.deck.profile import DeckMeta, DeckProfile, fitted_reader
 from vision.deck.rendered import install_faces, jittered_crops, rendered_data
 from vision.deck.threshold import calibrate
 from vision.reader import (
     CONTEXT_FILE,
     LOCATOR_FILE,
     MODELS_DIR,
-    CardReader,
-    Thresholds,
     classifier_paths,
-    onnx_classifier,
     onnx_ensemble,
-    onnx_locator,
 )
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
@@ -190,12 +186,7 @@ def register(
     classify = onnx_ensemble(fitted)
     accuracy, confidence = _mean_confidence(classify, held, held_labels)
     peak = DECK_PEAK if locator is None else ADAPTED_PEAK
-    reader = CardReader(
-        onnx_locator(locator or str(model_dir / LOCATOR_FILE)),
-        classify,
-        Thresholds(peak=peak),
-        context=None if fitted_context is None else onnx_classifier(fitted_context),
-    )
+    reader = fitted_reader(fitted, locator, fitted_context, peak, model_dir)
     calibration = calibrate(reader, install_faces(faces), CALIBRATION_DESIGNS, seed=seed + 2)
     mismatch_below = calibration.mismatch_below
     seconds = time.monotonic() - start
