@@ -24,6 +24,10 @@ from vision.deck.crops import CODES
 from vision.strips import CROP_H, CROP_W
 from vision.synth.artwork import CACHE_DIR, CARD_PX, install_design, load_design
 
+SMALL_FRAMES = 0.36
+"""The share of 720p cameras among the rendered scenes: the generic classifiers' own share (3,600 scenes
+at ``vision.synth.scene.SMALL_FRAMES`` 0.2 and 900 more all 720p: 1,620 of 4,500, ``models/MODEL_CARD.md``),
+so the fine-tuning sees the deck's 4–5 px indices as often as the generic training saw the others'."""
 BACK_DESIGN = "anglo"
 """The training design whose back the registered deck's face-down cards get."""
 
@@ -60,11 +64,10 @@ def rendered_data(faces: dict[str, np.ndarray], frames: int, seed: int, jobs: in
     jobs = max(1, min(jobs, frames))
     sizes = [frames // jobs + (i < frames % jobs) for i in range(jobs)]
     if jobs == 1:
-        return generate(frames, seed, False, (design,))
+        return generate(frames, seed, False, (design,), SMALL_FRAMES)
     with ProcessPoolExecutor(jobs) as pool:
-        parts = list(
-            pool.map(generate, sizes, [seed * 1000 + i for i in range(jobs)], [False] * jobs, [(design,)] * jobs)
-        )
+        seeds = [seed * 1000 + i for i in range(jobs)]
+        parts = list(pool.map(generate, sizes, seeds, [False] * jobs, [(design,)] * jobs, [SMALL_FRAMES] * jobs))
     return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
 
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from models.dataset import CROP_MARGIN, MAX_CARDS, NONE
 from vision.deck.crops import CODES
 from vision.deck.drawn import draw_face
-from vision.deck.rendered import install_faces, jittered_crops, rendered_data
+from vision.deck.rendered import SMALL_FRAMES, install_faces, jittered_crops, rendered_data
+from vision.reader import MODELS_DIR
 from vision.strips import CROP_H, CROP_W, LOC_H, LOC_W
+from vision.synth import scene
 from vision.synth.artwork import load_design
 
 
@@ -63,3 +67,14 @@ def test_jittered_crops_are_windows_of_the_margined_crops():
         assert len(found) == 1
         offsets.add(found[0])
     assert len(offsets) > 5  # shifted, not all cut at one place
+
+
+@pytest.mark.parametrize("member", ["classifier_2", "classifier_3", "classifier_context"])
+def test_registration_renders_as_many_720p_scenes_as_the_generic_training_saw(member):
+    """The fine-tuning should meet the deck's 4–5 px indices as often as the shipped members met the
+    training designs' (their data: scenes at the renderer's 720p share plus scenes all 720p)."""
+    data = json.loads((MODELS_DIR / "metrics.json").read_text())[member]["data"]
+    scenes, small = data["train_frames"], data["train_720_frames"]
+    assert small > 0
+    share = ((scenes - small) * scene.SMALL_FRAMES + small) / scenes
+    assert share == pytest.approx(SMALL_FRAMES, abs=0.01)
