@@ -28,6 +28,7 @@ SMALL_FRAMES = 0.36
 """The share of 720p cameras among the rendered scenes: the generic classifiers' own share (3,600 scenes
 at ``vision.synth.scene.SMALL_FRAMES`` 0.2 and 900 more all 720p: 1,620 of 4,500, ``models/MODEL_CARD.md``),
 so the fine-tuning sees the deck's 4–5 px indices as often as the generic training saw the others'."""
+
 BACK_DESIGN = "anglo"
 """The training design whose back the registered deck's face-down cards get."""
 
