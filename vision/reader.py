@@ -114,9 +114,9 @@ class Thresholds:
     index_gap: float = 1.0
     """cm: of two peaks closer than this only the stronger is an index anchor. A play's row (R-PLAY-4)
     overlaps so that every card's left index shows (CLOTH.md): two cards' indices lie at least an index's
-    width (1.6 cm) apart; the locator
-    answered the drawn test deck's tall stacked JOKER index with two peaks 0.7–0.9 cm apart, which read as
-    two jokers (2 of the 7 plays missed on 300 frames of the registered deck, README.md)."""
+    width (1.6 cm) apart; the locator answered the drawn test deck's tall stacked JOKER index with two
+    peaks 0.7–0.9 cm apart, which read as two jokers (2 of the 7 plays missed on 300 frames of the
+    registered deck, README.md)."""
     none: float = 0.5
     """A crop whose "none" probability passes this is not a card (a locator false alarm); its best card
     probability p still caps the seat's confidences at 1 − p (the row may be a card short)."""

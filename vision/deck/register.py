@@ -36,7 +36,6 @@ from vision.reader import (
     LOCATOR_FILE,
     MODELS_DIR,
     classifier_paths,
-    onnx_ensemble,
 )
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
@@ -187,10 +186,9 @@ def register(
     fitted, locator = [models[name] for name in members], models.get(LOCATOR_FILE)
     fitted_context = models.get(CONTEXT_FILE)
     log(f"fine-tuned {', '.join(models)}: {time.monotonic() - start:.0f} s")
-    classify = onnx_ensemble(fitted)
-    accuracy, confidence = _mean_confidence(classify, held, held_labels)
     peak = DECK_PEAK if locator is None else ADAPTED_PEAK
     reader = fitted_reader(fitted, locator, fitted_context, peak, model_dir)
+    accuracy, confidence = _mean_confidence(reader.classify, held, held_labels)
     calibration = calibrate(reader, install_faces(faces), CALIBRATION_DESIGNS, seed=seed + 2)
     mismatch_below = calibration.mismatch_below
     seconds = time.monotonic() - start
