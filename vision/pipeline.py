@@ -1,10 +1,12 @@
 """One table's camera side: frame → zone patches → (reader when needed) → tracker → table events.
 
-``CameraPipeline.process(t, frame)`` is what ``referee-station run`` calls per frame. It times each
-stage (the STYLE.md pattern: sample, read, track, recheck), counts reads, and every ``recheck`` seconds
-re-detects the calibration markers to warn when the camera moved (zones off the areas would read
-cards into the wrong seat). The reader is any callable ``(frame, corners) -> FrameReading``, so a
-simulation can measure the tracker with a perfect reader.
+``CameraPipeline.process(t, frame)`` is what the station orchestrator (``referee_station.station``) calls
+per frame. It times each stage (the STYLE.md pattern: sample, read, track, recheck), counts reads, and
+every ``recheck`` seconds re-detects the calibration markers to tell whether the camera moved (zones off
+the areas would read cards into the wrong seat; the station's camera watch turns that into a notice).
+It returns what it noticed with the events (``FrameResult``) rather than keeping lists for callers to
+clear. The reader is any callable ``(frame, corners) -> FrameReading``, so a simulation can measure the
+tracker with a perfect reader.
 """
 
 from __future__ import annotations
@@ -37,6 +39,17 @@ class Stats:
         return sum(self.ms.values())
 
 
+@dataclass(frozen=True)
+class FrameResult:
+    """What one frame gave: the table events that became certain (time order), the warnings raised at
+    this frame (table time, text), and whether the markers are off their calibrated place now
+    (``None`` when they were not looked at in this frame)."""
+
+    events: list[Record]
+    warnings: list[tuple[float, str]]
+    moved: bool | None = None
+
+
 class CameraPipeline:
     def __init__(
         self,
@@ -53,12 +66,10 @@ class CameraPipeline:
         self.tracker = PlayTracker(config)
         self.recheck = recheck
         self.stats = Stats()
-        self.warnings: list[tuple[float, str]] = []
         self._next_check = 0.0
-        self._moved = False
 
-    def process(self, t: float, frame: np.ndarray) -> list[Record]:
-        """Feed one frame; returns the table events that became certain, in time order."""
+    def process(self, t: float, frame: np.ndarray) -> FrameResult:
+        """Feed one frame; returns the table events that became certain and what was noticed."""
         ms = self.stats.ms
         self.stats.frames += 1
         start = time.perf_counter()
@@ -75,17 +86,16 @@ class CameraPipeline:
         start, reading_ms = time.perf_counter(), ms["read"]
         events = self.tracker.feed(t, patches, read)
         ms["track"] += (time.perf_counter() - start) * 1000 - (ms["read"] - reading_ms)
-        self.warnings += self.tracker.notices
+        warnings = list(self.tracker.notices)
         self.tracker.notices.clear()
+        moved = None
         if t >= self._next_check and self.calib.markers:
             self._next_check = t + self.recheck
             start = time.perf_counter()
             result = camera_moved(frame, self.calib, self.layout)
             ms["recheck"] += (time.perf_counter() - start) * 1000
-            if result.moved and not self._moved:
-                self.warnings.append((t, f"camera moved: markers {result.shift_cm:.1f} cm off; recalibrate"))
-            self._moved = result.moved
-        return events
+            moved = result.moved
+        return FrameResult(events, warnings, moved)
 
     def horizon(self, now: float) -> float:
         """Other sources' events before this may go to the referee now (``PlayTracker.horizon``)."""

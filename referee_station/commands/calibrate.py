@@ -45,7 +45,8 @@ def _frame(args: argparse.Namespace) -> np.ndarray:
             raise CaptureError(f"cannot read image {args.image}")
         return frame
     for _, frame in open_source(camera=args.camera, video=args.video):
-        return frame
+        if frame is not None:  # a live camera yields None while it reconnects
+            return frame
     raise CaptureError("the source gave no frame")
 
 

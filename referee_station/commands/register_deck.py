@@ -59,7 +59,7 @@ def capture_guided(args: argparse.Namespace) -> str | None:
     except (ValueError, CaptureError) as err:
         return str(err)
     guided = GuidedRegistration(corners, read=read_with(CardReader.from_onnx(args.models or MODELS_DIR)))
-    if not run_guided(guided, (frame for _, frame in source), args.lang):
+    if not run_guided(guided, (frame for _, frame in source if frame is not None), args.lang):
         return f"guided capture stopped after {len(guided.photos)} of 54 cards; nothing written"
     guided.save(args.photos)
     return None

@@ -285,6 +285,34 @@ class Tick(Clear):
     TYPE: ClassVar[str] = "tick"
 
 
+HEALTH_UNITS: tuple[str, ...] = ("camera", "timer", "seats")
+"""The table's sources whose health the station watches and logs."""
+HEALTH_STATES = frozenset({"ok", "lost", "frozen", "dark", "moved", "offline"})
+
+
+@dataclass(frozen=True)
+class Health(Record):
+    """A source of the table went away or came back (informational, like ``clear``): logged so that a
+    ruling made while the camera was away can be judged later with that known; the referee ignores it."""
+
+    TYPE: ClassVar[str] = "health"
+    unit: str = "camera"
+    state: str = "ok"
+    detail: str = ""
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Health:
+        kind = cls.TYPE
+        unit, state, detail = _need(obj, "unit", kind), _need(obj, "state", kind), obj.get("detail", "")
+        if unit not in HEALTH_UNITS:
+            raise EventError(f"health: field 'unit' must be one of {' '.join(HEALTH_UNITS)}, got {unit!r}")
+        if state not in HEALTH_STATES:
+            raise EventError(f"health: field 'state' must be one of {' '.join(sorted(HEALTH_STATES))}, got {state!r}")
+        if not isinstance(detail, str):
+            raise EventError(f"health: field 'detail' must be text, got {detail!r}")
+        return cls(_time(obj, kind), unit, state, detail)
+
+
 @dataclass(frozen=True)
 class Ruling(Record):
     """The referee confirms or dismisses a flag; ``stop_next``: the violator's 下家 stops the
@@ -399,12 +427,13 @@ class MatchEnd(Output):
 
 
 INPUT_TYPES: dict[str, type[Record]] = {
-    cls.TYPE: cls for cls in (MatchStart, DealStart, Tribute, Return, PlayCards, Pass, Report, Clear, Tick, Ruling)
+    cls.TYPE: cls
+    for cls in (MatchStart, DealStart, Tribute, Return, PlayCards, Pass, Report, Clear, Tick, Health, Ruling)
 }
 OUTPUT_TYPES: dict[str, type[Record]] = {cls.TYPE: cls for cls in (Flag, Penalty, Countdown, DealEnd, MatchEnd)}
 RECORD_TYPES: dict[str, type[Record]] = INPUT_TYPES | OUTPUT_TYPES
 
-InputEvent = MatchStart | DealStart | Tribute | Return | PlayCards | Pass | Report | Clear | Tick | Ruling
+InputEvent = MatchStart | DealStart | Tribute | Return | PlayCards | Pass | Report | Clear | Tick | Health | Ruling
 
 
 def parse_record(obj: Any) -> Record:

@@ -43,6 +43,7 @@ from referee_station.table.events import (
     DealEnd,
     DealStart,
     Flag,
+    Health,
     MatchEnd,
     MatchStart,
     Output,
@@ -157,6 +158,7 @@ class TableReferee:
             Report: self._on_report,
             Clear: lambda ev: None,
             Tick: lambda ev: None,
+            Health: lambda ev: None,
             Ruling: self._on_ruling,
         }
 

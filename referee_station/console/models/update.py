@@ -9,10 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee_station.table.events import Output, Record
-
-HEALTH_UNITS = ("camera", "timer", "seats")
-"""The table's sources whose health the hall tile shows."""
+from referee_station.table.events import HEALTH_UNITS, Output, Record
 TABLE_SOURCES = frozenset({"table", "seats"})
 """``who`` of events from the table itself (its feed, its seat units), not typed at the console."""
 

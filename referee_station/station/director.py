@@ -1,0 +1,63 @@
+"""What a real table does not announce: the start of each deal, the tribute and return cards, and,
+at a table without seat units, the passes. The director turns the camera's plays into those events
+from the referee's own state, so a match runs from its setup without anyone typing a deal.
+
+- A deal starts at the first play after the previous ``deal_end`` (R-DEAL-1); the first deal's first
+  leader is the setup's (seed 004 §03), after a foul the first seat to lead (the referee flags one of
+  the violating side, R-PEN foul), otherwise the tribute decides (R-TRIB).
+- While tribute is owed, one card laid in a payer's play area is its tribute; while a return is owed,
+  one card laid by a recipient is its return (CLOTH.md: tribute and return are shown in the giver's play
+  area). More cards, or a seat that owes nothing, stay a play, and the referee judges it.
+- Without seat units (``infer_passes``), a play by a seat other than the one to act means the seats in
+  between passed (R-PLAY-1): such a table cannot tell an out-of-turn play from passes.
+Pure: no clock, no I/O; it reads ``TableReferee.snapshot()`` and returns events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from referee_station.table.events import DealEnd, DealStart, Output, Pass, PlayCards, Record, Return, Tribute
+
+
+class DealDirector:
+    """Deals, tributes, returns (and inferred passes) from the camera's plays."""
+
+    def __init__(self, first_leader: str, *, infer_passes: bool = False) -> None:
+        self.first_leader = first_leader
+        self.infer_passes = infer_passes
+        self._after_foul = False
+
+    def observe(self, outputs: Iterable[Output]) -> None:
+        """Remember how the last deal ended (a foul: the next first leader is the seat that leads)."""
+        for out in outputs:
+            if isinstance(out, DealEnd):
+                self._after_foul = out.foul
+
+    def prelude(self, event: Record, state: Mapping[str, Any]) -> Record | None:
+        """The event the referee must see before ``event``, if any (call again after feeding it)."""
+        if type(event) is not PlayCards or state.get("match_over"):
+            return None
+        deal = state.get("deal")
+        if deal is None or deal["phase"] == "over":
+            if deal is None and state.get("deals_played", 0) == 0:
+                return DealStart(event.t, self.first_leader)
+            return DealStart(event.t, event.seat if self._after_foul else None)
+        to_act = deal["to_act"]
+        inferring = self.infer_passes and deal["phase"] == "play"
+        if inferring and to_act not in (None, event.seat) and deal["counts"].get(event.seat, 0) > 0:
+            return Pass(event.t, to_act)
+        return None
+
+    def convert(self, event: Record, state: Mapping[str, Any]) -> Record:
+        """A one-card play that is a tribute or a return owed now becomes that event."""
+        deal = state.get("deal")
+        if type(event) is not PlayCards or deal is None or len(event.cards) != 1:
+            return event
+        owed = deal["clocks"].get(event.seat, {}).get("action")
+        if deal["phase"] == "tribute" and owed == "tribute" and event.seat not in deal["tributes"]:
+            return Tribute(event.t, event.seat, event.cards[0])
+        if deal["phase"] == "return" and owed == "return" and event.seat not in deal["returns"]:
+            return Return(event.t, event.seat, event.cards[0])
+        return event

@@ -1,0 +1,246 @@
+"""Building a station from what the organiser names: the log (and resuming it), the hall link, the card
+reader (generic, a registered deck, or the simulation's truth), the calibration and the seat units.
+``run``, ``station`` and the tests build their ``Station`` here, so each choice is made in one place."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+import numpy as np
+
+from referee_station.log.jsonl import read_jsonl
+from referee_station.log.station import TableStation
+from referee_station.log.store import EventStore
+from referee_station.station.orchestrator import Sink, Station
+from referee_station.station.setup import MatchSetup
+from referee_station.table.events import Countdown, Flag, Output, Record
+from referee_station.table.referee import TableReferee
+from vision.calibrate import Calibration, from_markers
+from vision.capture import CaptureError, open_source, paced
+from vision.layout import CALIBRATION_DIR, Layout
+from vision.pipeline import CameraPipeline, ReadFrame
+
+if TYPE_CHECKING:
+    from referee_station.hall.publisher import StationLink
+
+
+class JsonlSink:
+    """A referee whose every input and output is written to a JSON Lines log as it happens."""
+
+    def __init__(self, referee: TableReferee, out: TextIO) -> None:
+        self.referee = referee
+        self.out = out
+
+    def submit(self, event: Record) -> list[Output]:
+        outputs = self.referee.feed(event)
+        for record in (event, *outputs):
+            self.out.write(record.to_line() + "\n")
+        self.out.flush()
+        return outputs
+
+
+@dataclass(frozen=True)
+class OpenedLog:
+    """The referee, what feeds it (``None``: the referee alone), the hall link, and the table time
+    where the clock resumes (the last stored event's, 0 for a new log)."""
+
+    referee: TableReferee
+    sink: Sink | None
+    hall: StationLink | None
+    offset: float
+
+
+def open_log(
+    stack: ExitStack, args: argparse.Namespace, clock: Callable[[], float], *, auto_confirm: bool
+) -> OpenedLog:
+    """``--log`` SQLite (resumed: the referee rebuilt from the stored inputs, the clock from the last
+    one), ``.jsonl`` (a new file), or none; ``--broker`` links a SQLite log to the hall."""
+    log = getattr(args, "log", None)
+    if log and not str(log).endswith(".jsonl"):
+        store = stack.enter_context(EventStore(log))
+        station = TableStation.open(store, args.table, auto_confirm=auto_confirm)
+        offset = station.referee.now if station.inputs else 0.0
+        if not getattr(args, "broker", None):
+            return OpenedLog(station.referee, station, None, offset)
+        from referee_station.hall.linked import LinkedStation, link_station  # the [hall] extra
+
+        linked = link_station(args, station, args.table, Path(log), lambda: offset + clock())
+        assert isinstance(linked, LinkedStation)
+        stack.callback(linked.close)
+        return OpenedLog(station.referee, linked, linked.link, offset)
+    if getattr(args, "broker", None):
+        raise ValueError("--broker needs a SQLite --log (the hall sends what the log holds)")
+    referee = TableReferee(auto_confirm=auto_confirm)
+    if log:
+        out = stack.enter_context(open(log, "w", encoding="utf-8"))  # noqa: SIM115 (the stack closes it)
+        return OpenedLog(referee, JsonlSink(referee, out), None, 0.0)
+    return OpenedLog(referee, None, None, 0.0)
+
+
+def calibration_for(table: str, path: str | None, first_frame: np.ndarray, layout: Layout) -> Calibration:
+    """``--calibration``, else ``calibration/<table>.json`` when it exists, else the markers in the first frame."""
+    file = Path(path) if path else CALIBRATION_DIR / f"{table}.json"
+    if path or file.exists():
+        return Calibration.load(file)
+    return from_markers(table, first_frame, layout)
+
+
+class TruthReader:
+    """Simulation only: the cards the rendered log put on the cloth at ``t`` (set before each frame)."""
+
+    def __init__(self, log: str, seed: int) -> None:
+        from vision.video import choreograph
+
+        records, errors = read_jsonl(log)
+        if errors:
+            raise ValueError(str(errors[0]))
+        self.choreo = choreograph([r.record for r in records], seed)
+        self.t = 0.0
+
+    def __call__(self, frame, corners):
+        from vision.video import truth_reading
+
+        return truth_reading(self.choreo, self.t)
+
+
+def card_reader(args: argparse.Namespace) -> tuple[ReadFrame, Callable[[], str | None] | None]:
+    """The truth reader, the card reader of ``--models``, or that reader watched against ``--deck``;
+    with the deck check's news (a profile that does not match the cards on the table)."""
+    if getattr(args, "truth_reader", None):
+        if args.deck:
+            raise ValueError("--deck reads with a card reader; --truth-reader reads none")
+        return TruthReader(args.truth_reader, args.seed), None
+    from vision.deck.mismatch import WatchedReader
+    from vision.deck.profile import DeckProfile, reader_for
+    from vision.reader import MODELS_DIR
+
+    deck = DeckProfile.load(Path(args.deck)) if args.deck else None
+    reader = reader_for(deck, Path(args.models) if getattr(args, "models", None) else MODELS_DIR)
+    if deck is None:
+        return reader.read, None
+    watched = WatchedReader(reader, deck.meta.design, deck.meta.mismatch_below)
+    return watched, watched.news
+
+
+class SeatUnitLink:
+    """The real driver (``devices.TableDevices``) as the orchestrator's seat units: its presses go to
+    ``heard``, the referee's countdowns to the timer (not waiting for the acknowledgement)."""
+
+    def __init__(self, port: str, clock: Callable[[], float], heard: Callable[[Record], None]) -> None:
+        from devices import TableDevices
+        from referee_station.table.events import parse_record
+
+        self.driver = TableDevices(port, clock, lambda line: heard(parse_record(line)))
+
+    @property
+    def healthy(self) -> bool:
+        from devices import LinkStatus
+
+        return self.driver.status is LinkStatus.CONNECTED
+
+    def countdown(self, out: Countdown) -> None:
+        if self.healthy:
+            self.driver.send_countdown(out.to_json(), wait=False)
+
+    def close(self) -> None:
+        self.driver.close()
+
+
+def parse_resolution(text: str | None) -> tuple[int, int] | None:
+    """``WxH`` (``1920x1080``) as a pair; ``None`` stays ``None``."""
+    if text is None:
+        return None
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError as err:
+        raise ValueError(f"--resolution must be WIDTHxHEIGHT, e.g. 1920x1080, got {text!r}") from err
+    if w <= 0 or h <= 0:
+        raise ValueError(f"--resolution must be positive, got {text!r}")
+    return w, h
+
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A station ready to run: the orchestrator, its frames, and the calibration (for the console's view)."""
+
+    station: Station
+    frames: Iterator[tuple[float, np.ndarray | None]]
+    calibration: Calibration
+    reader: ReadFrame
+
+
+def open_station(
+    stack: ExitStack,
+    args: argparse.Namespace,
+    *,
+    setup: MatchSetup | None = None,
+    others: Sequence[Record] = (),
+    auto_confirm: bool = False,
+    evidence: Callable[[Flag, bytes], None] | None = None,
+) -> Opened:
+    """Everything ``args`` names, opened and closed with ``stack``: log, reader, source (paced at
+    ``--speed`` for a recording with seat units), calibration from the first frame, seat units, hall.
+    Raises ``CaptureError``, ``CalibrationError``, ``OSError`` or ``ValueError`` with what is wrong."""
+    start = time.monotonic()
+    speed = getattr(args, "speed", None) or 1.0
+
+    def source_clock() -> float:
+        return (time.monotonic() - start) * speed
+
+    opened = open_log(stack, args, source_clock, auto_confirm=auto_confirm)
+    read, deck_check = card_reader(args)
+    layout = Layout.default()
+    resolution = parse_resolution(getattr(args, "resolution", None))
+    frames = open_source(args.camera, args.video, args.frames, args.fps, source_clock, resolution)
+    if args.camera is None and (getattr(args, "speed", None) or args.devices):
+        frames = paced(frames, speed)  # type: ignore[arg-type]
+    first = next((item for item in frames if item[1] is not None), None)
+    if first is None:
+        raise CaptureError("the source gave no frame")
+    calibration = calibration_for(args.table, args.calibration, first[1], layout)
+    pipeline = CameraPipeline(calibration, read, layout)
+    truth = read if isinstance(read, TruthReader) else None
+    holder: list[Station] = []
+    units = None
+    if args.devices:
+        units = SeatUnitLink(args.devices, lambda: opened.offset + source_clock(), lambda e: holder[0].heard(e))
+        stack.callback(units.close)
+        units.driver.wait_connected(5.0)
+    station = Station(
+        opened.referee,
+        opened.sink,
+        pipeline=pipeline,
+        setup=setup,
+        infer_passes=setup is not None and not args.devices,
+        others=others,
+        deck_check=deck_check,
+        seat_units=units,
+        hall=opened.hall,
+        evidence=evidence if evidence is not None else _hall_evidence(opened.hall),
+        offset=opened.offset,
+    )
+    holder.append(station)
+
+    def timed() -> Iterator[tuple[float, np.ndarray | None]]:
+        for t, frame in itertools.chain([first], frames):
+            if truth is not None:
+                truth.t = t
+            yield t, frame
+
+    return Opened(station, timed(), calibration, read)
+
+
+def _hall_evidence(hall: StationLink | None) -> Callable[[Flag, bytes], None] | None:
+    """The flag's frame to the head referee, where the hall link carries evidence."""
+    publish = getattr(hall, "publish_evidence", None)
+    if publish is None:
+        return None
+    return lambda flag, jpeg: publish(flag.id, flag.t, jpeg)
