@@ -60,7 +60,7 @@ def main() -> None:
 
         read = CardReader.from_onnx().read
         cameras = [CameraTable(t.name, t.events, read, design="tigullio", fps=5.0) for t in tables]
-        live = [LiveTable(c.name, c, c) for c in cameras]
+        live = [LiveTable(c.name, c.others, c) for c in cameras]
     app = ConsoleApp(live, args.speed, devices=args.devices)
     lags: list[float] = []
     land = app.apply

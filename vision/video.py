@@ -7,6 +7,8 @@ own (human think times, R-TIME) plus a reach of 0.5–0.9 s and a withdrawal of 
 plays again in the same trick moves its earlier cards to its discard area as it lays the new ones; a
 ``clear`` sweeps every play area into the discard areas; a ``deal`` gathers the discard piles.
 
+A ``tribute`` or ``return`` shows its card in the giver's play area until the recipient takes it.
+
 ``VideoRenderer`` draws each still once with ``vision.synth.render`` (full realism: perspective,
 light, blur, JPEG) and the calibration markers, then every frame is that still plus the arms and fresh
 sensor noise, which keeps a two-hour match renderable on two cores.
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from referee_station.table.events import Clear, DealStart, PlayCards, Record
+from referee_station.table.events import Clear, DealStart, PlayCards, Record, Tribute
 from vision.geometry import CARD_H, DISCARD_AREA, SEATS, cloth_to_image, seat_to_cloth
 from vision.layout import Layout
 from vision.markers import paint_markers
@@ -33,6 +35,9 @@ from vision.synth.scene import SKINS, SLEEVES, Arm, Camera, Look, PlacedCard, Sc
 
 OUTSIDE_Y = -53.0
 """Seat-local y of a hand resting at the table's edge (off the cloth, out of every area)."""
+TAKE_UP_S = 2.5
+"""A tribute or return card lies this long in the giver's play area before the recipient takes it: long
+enough for the tracker to see it settle and read it twice."""
 LONGEST_MOVE = 1.0
 """No arm move lasts longer (reach ≤ 0.9 s, withdrawal ≤ 0.6 s)."""
 
@@ -112,10 +117,29 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
         out.arms.append(ArmMove(seat, t, t + withdraw, target, edge, start_x, sleeve, skin))
         busy[seat] = t + withdraw
 
+    def take_up(until: float) -> None:
+        """Tribute and return cards lying in a giver's area are taken into the recipient's hand."""
+        while pickups and pickups[0][0] <= until:
+            when, seat = pickups.pop(0)
+            if play[seat]:
+                row = play[seat]
+                hand(seat, when, (row[0].x, row[0].y), rng.uniform(0.4, 0.7), rng.uniform(0.3, 0.5))
+                play[seat] = ()
+                snapshot(when)
+
+    pickups: list[tuple[float, str]] = []
     snapshot(0.0)
     for event in events:
         t = event.t
-        if isinstance(event, PlayCards):
+        take_up(t)
+        if isinstance(event, Tribute):  # Return too: one card shown in the giver's play area (CLOTH.md)
+            play[event.seat] = random_row(rng, [event.card])
+            card = play[event.seat][0]
+            hand(event.seat, t, (card.x, card.y - CARD_H / 2 + 1.0), rng.uniform(0.5, 0.9), rng.uniform(0.3, 0.6))
+            snapshot(t)
+            out.truth.append(PlayCards(t, event.seat, (event.card,)))
+            pickups.append((t + TAKE_UP_S, event.seat))
+        elif isinstance(event, PlayCards):
             if play[event.seat]:
                 to_discard(event.seat)
             play[event.seat] = random_row(rng, list(event.cards))
@@ -140,7 +164,8 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
                 play[seat], discard[seat] = (), ()
             snapshot(t)
         out.end = max(out.end, t)
-    out.end += 3.0
+    take_up(float("inf"))
+    out.end = max(out.end, *(s.t for s in out.stills)) + 3.0
     out.arms.sort(key=lambda m: m.t0)
     out.arm_starts = [m.t0 for m in out.arms]
     out.still_times = [s.t for s in out.stills]

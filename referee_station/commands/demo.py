@@ -89,7 +89,7 @@ def tables_of(args: argparse.Namespace) -> list[LiveTable]:
     tables = []
     for i, (name, events) in enumerate(feeds):
         camera = CameraTable(name, events, read, design=args.design, fps=args.fps, seed=args.seed + i, watch=watch)
-        tables.append(LiveTable(name, camera, camera))
+        tables.append(LiveTable(name, camera.others, camera))
     return tables
 
 

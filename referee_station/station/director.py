@@ -24,8 +24,9 @@ from referee_station.table.events import DealEnd, DealStart, Output, Pass, PlayC
 class DealDirector:
     """Deals, tributes, returns (and inferred passes) from the camera's plays."""
 
-    def __init__(self, first_leader: str, *, infer_passes: bool = False) -> None:
+    def __init__(self, first_leader: str | None = None, *, infer_passes: bool = False) -> None:
         self.first_leader = first_leader
+        """The setup's first leader; ``None``: the deals come from elsewhere (a recorded feed)."""
         self.infer_passes = infer_passes
         self._after_foul = False
 
@@ -41,6 +42,8 @@ class DealDirector:
             return None
         deal = state.get("deal")
         if deal is None or deal["phase"] == "over":
+            if self.first_leader is None:
+                return None
             if deal is None and state.get("deals_played", 0) == 0:
                 return DealStart(event.t, self.first_leader)
             return DealStart(event.t, event.seat if self._after_foul else None)

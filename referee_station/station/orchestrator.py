@@ -142,7 +142,7 @@ class Station:
         self.offset = offset
         """Table time of the source's time 0: where a resumed log ended."""
         self.now = referee.now
-        self.director = DealDirector(setup.leader, infer_passes=infer_passes) if setup is not None else None
+        self.director = DealDirector(None if setup is None else setup.leader, infer_passes=infer_passes)
         self.deck_check = deck_check
         self.seat_units = seat_units
         self.hall = hall
@@ -195,9 +195,11 @@ class Station:
         """No frame came by source time ``t`` (a camera that stopped, or a table without one): the
         buttons and entries are refereed on; the camera's held-back events go first."""
         t += self.offset
+        if self.finished:  # no camera event can come any more: every entry may go
+            return self._step(t, float("inf"), [], [])
         notices: list[Notice] = []
         camera: list[Record] = []
-        if self.camera is not None and not self.finished:
+        if self.camera is not None:
             notices = self.camera.idle(t)
             if self.camera.state is CameraState.LOST and self.pipeline is not None:
                 camera = self.pipeline.finish()
@@ -235,7 +237,7 @@ class Station:
         return Step(t, tuple(fed), tuple(notices), self.health(), None if self.camera is None else self.camera.state)
 
     def _route(self, event: Record, source: Source, who: str, fed: list[Fed]) -> None:
-        if self.director is not None and source is Source.CAMERA:
+        if source is Source.CAMERA:
             for _ in range(MAX_PRELUDE):
                 before = self.director.prelude(event, self.referee.snapshot())
                 if before is None:
@@ -250,8 +252,7 @@ class Station:
     def _submit(self, event: Record, source: Source, who: str, fed: list[Fed]) -> None:
         outputs = tuple(self.sink.submit(event))
         self.now = max(self.now, event.t)
-        if self.director is not None:
-            self.director.observe(outputs)
+        self.director.observe(outputs)
         flags = [o for o in outputs if isinstance(o, Flag)]
         image = self.frame_at(event.t) if flags or isinstance(event, PlayCards) else None
         for out in outputs:

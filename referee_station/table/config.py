@@ -47,6 +47,9 @@ class RulesConfig:
     """R-MATCH-1 / V-5: a fixed number of deals."""
     length_minutes: float | None = None
     """R-MATCH-1 / V-5: a fixed time; the deal in progress is finished."""
+    reports_heard: bool = True
+    """False at a table without seat units: no report can reach the station, so none is demanded and
+    R-REPORT-1/2 is left to the floor referee (the station writes it into the match line)."""
     min_confidence: float = 0.9
     """Vision reads below this confidence are flagged for a look, never penalised."""
     level_diff_base: int = 13

@@ -470,7 +470,7 @@ class TableReferee:
             if self._side_out():
                 self._end_of_deal(ev.t)
                 return
-        elif seat.count <= REPORT_MAX:
+        elif seat.count <= REPORT_MAX and self.config.reports_heard:
             seat.report_due = 0
         self._give_turn(ev.t, self._next_active(ev.seat), lead=False)
 

@@ -39,7 +39,7 @@ def test_a_camera_warning_stays_in_the_status_bar(qtbot, tmp_path):
     watched = WatchedReader(reader_for(generic_profile(0.99)), "generic", 0.99)
     events = [e for e in table.events if e.t <= 120]
     camera = CameraTable("T1", events, watched, design="anglo", fps=5.0, watch=watched.news)
-    app = ConsoleApp([LiveTable("T1", camera, camera)], speed=0)
+    app = ConsoleApp([LiveTable("T1", camera.others, camera)], speed=0)
     qtbot.addWidget(app.window, before_close_func=lambda w: app.engine.stop())
     app.start()
     qtbot.waitUntil(lambda: bool(app.window.warning.text()), timeout=60_000)

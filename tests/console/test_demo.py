@@ -68,7 +68,7 @@ def test_demo_tables_are_seen_through_the_camera():
     (table,) = simulated_tables(1, seed=4, deals=1, violations=0.05)
     assert len(table.truth) >= 2  # the seed injects violations worth checking
     model = run_headless([live], speed=0, out=io.StringIO())
-    camera = live.feed
+    camera = live.camera
     assert camera.pipeline.stats.reads > 0  # the card reader really ran
     truth = [e for e in table.events if seen_by_camera(e)]
     assert [_what(e) for e in camera.camera_events] == [_what(e) for e in truth]

@@ -25,7 +25,7 @@ def test_console_screenshot(qtbot):
     tables = simulated_tables(4, seed=11, deals=2, violations=0.04)
     feeds = [[e for e in t.events if e.t <= UNTIL] for t in tables]
     camera = CameraTable("T1", feeds[0], CardReader.from_onnx().read, design="tigullio", fps=5.0)
-    runners = [TableRunner("T1", camera, camera=camera)]
+    runners = [TableRunner("T1", camera.others, camera=camera)]
     runners += [TableRunner(t.name, feed) for t, feed in zip(tables[1:], feeds[1:], strict=True)]
     model = ConsoleModel(referee="张裁判")
     model.register.clock = lambda: "2026-05-16 14:03:27"  # a fixed audit time: the picture changes only with the code

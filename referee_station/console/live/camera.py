@@ -2,11 +2,12 @@
 reader, not from the simulator.
 
 The simulated match is turned into video (``vision.video``: the cloth's story rendered frame by frame
-with the calibration markers), the station calibrates from the markers of the first frame, and every
-frame goes through the camera pipeline the station runs live (``vision.pipeline``: zone sampling, the
-card reader when an area changed and settled, the tracker). The simulator's own plays and clears are
-dropped; its other inputs (deal, hands, passes, reports, tribute) are merged with what the camera saw
-in time order (``InputMerge``), so the referee judges what the camera read, misreads included.
+with the calibration markers), the station calibrates from the markers of the first frame, and the
+table's runner puts every frame through the station orchestrator (``referee_station.station``: zone
+sampling, the card reader when an area changed and settled, the tracker, the tribute cards read as
+tributes). The simulator's own plays, clears, tributes and returns are dropped; its other inputs (deal,
+hands, passes, reports) are merged with what the camera saw in time order, so the referee judges what
+the camera read, misreads included.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from referee_station.console.models.cloth import HALF
 from referee_station.table.events import Record
 from vision.calibrate import from_markers
 from vision.layout import Layout
-from vision.pipeline import CameraPipeline, InputMerge, ReadFrame, seen_by_camera
+from vision.pipeline import CameraPipeline, ReadFrame, seen_by_camera
 from vision.video import VideoRenderer, choreograph
 
 TOP_VIEW_PX = 540
@@ -33,7 +34,8 @@ KEEP_SECONDS = 3.0
 
 
 class CameraTable:
-    """One table's input feed (iterate it) and its camera (``frame``), from a simulated match."""
+    """One simulated table's camera: its frames (``frames``), the pipeline that reads them, the
+    simulator's inputs the camera does not see (``others``), and the image at a moment (``frame``)."""
 
     def __init__(
         self,
@@ -53,35 +55,18 @@ class CameraTable:
         self._first = next(self._frames)
         self.calibration = from_markers(name, self._first[1], Layout.default())
         self.pipeline = CameraPipeline(self.calibration, read)
-        self._merge = InputMerge(e for e in events if not seen_by_camera(e))
+        self.others = [e for e in events if not seen_by_camera(e)]
         self._recent: deque[tuple[float, np.ndarray]] = deque(maxlen=max(1, round(KEEP_SECONDS * fps)))
         self.camera_events: list[Record] = []
-        """What the camera reported, for checking the reader against the simulation."""
+        """What the camera reported (after the director), for checking the reader against the simulation."""
         self.watch = watch
         """The deck check of a registered profile (``WatchedReader.news``): a mismatch becomes a warning."""
-        self._warnings: list[tuple[float, str]] = []
 
-    def __iter__(self) -> Iterator[Record]:
-        """The table's inputs in time order; frames are rendered and read as the referee asks for events."""
-        for t, frame in itertools.chain([self._first], self._frames):
-            self._recent.append((t, frame))
-            seen = self.pipeline.process(t, frame)  # first: it moves the horizon
-            self._warnings += self.pipeline.warnings
-            self.pipeline.warnings.clear()
-            if self.watch is not None and (news := self.watch()):
-                self._warnings.append((t, news))
-            yield from self._released(self.pipeline.horizon(t), seen)
-        yield from self._released(float("inf"), self.pipeline.finish())
-
-    def _released(self, limit: float, camera: list[Record]) -> Iterator[Record]:
-        self.camera_events += camera
-        for event, _ in self._merge.release(limit, camera):
-            yield event
-
-    def take_warnings(self) -> list[tuple[float, str]]:
-        """Warnings since the last call, (table time, text): the camera moved, the deck does not match."""
-        out, self._warnings = self._warnings, []
-        return out
+    def frames(self) -> Iterator[tuple[float, np.ndarray]]:
+        """The rendered frames in time order, each kept a while for ``frame``."""
+        for t, image in itertools.chain([self._first], self._frames):
+            self._recent.append((t, image))
+            yield t, image
 
     def frame(self, t: float) -> np.ndarray | None:
         """The table from above at ``t``: the last frame taken at or before ``t`` (the first kept one

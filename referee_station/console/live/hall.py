@@ -44,17 +44,18 @@ class LiveHall:
             ready = [r for r in self.runners.values() if r.next_t is not None and r.next_t <= now]
             if not ready:
                 break
-            updates.append(min(ready, key=lambda r: r.next_t or 0.0).step())
+            updates += min(ready, key=lambda r: r.next_t or 0.0).step()
         return updates
 
     def warnings(self) -> list[tuple[str, float, str]]:
-        """(table, table time, text) of the cameras' warnings since the last call: the camera moved, the
-        deck profile does not match the cards (``CameraTable.take_warnings``)."""
-        return [
-            (name, when, text)
-            for name, runner in self.runners.items()
-            for when, text in getattr(runner.camera, "take_warnings", list)()
-        ]
+        """(table, table time, text) of the stations' notices not yet shown: the camera lost, frozen or
+        moved, the deck profile does not match the cards, the seat units offline."""
+        out = []
+        for name, runner in self.runners.items():
+            while runner.notices:
+                when, text = runner.notices.popleft()
+                out.append((name, when, text))
+        return out
 
     def close(self) -> None:
         """Let go of every table's devices."""

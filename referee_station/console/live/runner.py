@@ -1,31 +1,32 @@
-"""One live table: its feed, its own ``TableReferee``, an optional camera, optionally its seat
-units and timer on the emulated hardware, and the console's entries (rulings, manual plays)
-queued from the GUI thread.
+"""One live table of the demo or the console: its own referee fed by the station orchestrator
+(``referee_station.station.Station``) from the table's feed (a recorded log, the simulator), its
+camera (the rendered video through the card reader), its seat units on the emulated hardware, and the
+console's entries (rulings, manual plays) queued from the GUI thread.
 
-The referee is fed only here, in the engine's thread; the GUI never calls it (STYLE.md). An
-entry made at the console carries the table time the referee saw then; by the time it is fed the
-table may have moved on, so it is stamped with the referee's current time, never earlier (the
-referee flags time going backwards). With ``devices``, the feed's passes and reports are pressed on
-the hardware and what the driver hears is fed instead (``who`` = ``seats``); the next event waits
-until it is heard, so the table's order is kept.
+The referee is fed only in the engine's thread; the GUI never calls it (STYLE.md). With ``devices``,
+the feed's passes and reports are pressed on the hardware when they are due and what the driver hears
+is fed instead (``who`` = ``seats``), timed to the press on the table's clock (R-TIME-2).
 """
 
 from __future__ import annotations
 
-import queue
 import time
+from collections import deque
 from collections.abc import Iterator
-from dataclasses import replace
 
+import numpy as np
+
+from referee_station.console.live.camera import CameraTable, top_view
 from referee_station.console.live.devices import DeviceBridge
 from referee_station.console.live.feed import FrameSource, TableFeed
-from referee_station.console.models.update import HEALTH_UNITS, TableUpdate
-from referee_station.table.events import Countdown, Flag, Pass, Record, Report
+from referee_station.console.models.update import TableUpdate
+from referee_station.station.orchestrator import Fed, Source, Station, Step
+from referee_station.table.events import Flag, Pass, PlayCards, Record, Report
 from referee_station.table.referee import TableReferee
 
 
 class TableRunner:
-    """Feeds one table's referee and returns a ``TableUpdate`` per event."""
+    """Steps one table's station and returns a ``TableUpdate`` per event it fed."""
 
     def __init__(
         self,
@@ -39,80 +40,109 @@ class TableRunner:
         self.name = name
         self.referee = TableReferee(auto_confirm=auto_confirm)
         self.camera = camera
-        self._events: Iterator[Record] = iter(feed)
-        self._next: Record | None = None
-        self._peeked = False
-        """Whether ``_next`` holds the feed's next event: it is fetched only when asked for, because a
-        camera feed renders and reads frames until its next event, and an update just made should
-        reach the console before that work starts."""
-        self._entries: queue.SimpleQueue[tuple[Record, str]] = queue.SimpleQueue()
-        self.health: dict[str, bool] = dict.fromkeys(HEALTH_UNITS, True)
-        """Health of the table's units as last seen."""
+        self.video = camera if isinstance(camera, CameraTable) else None
+        """A rendered camera whose frames the station reads (else the feed holds the plays)."""
+        events = self.video.others if self.video is not None else list(feed)
+        pressed = (Pass, Report) if devices else ()
+        self._presses: deque[Record] = deque(e for e in events if type(e) in pressed)
         self._anchor = (0.0, time.monotonic())
-        """(table time, wall time) of the event being played: the table's clock for the driver."""
+        """(table time, wall time) of the press being made: the table's clock for the driver."""
         self.devices = DeviceBridge(name, self.table_clock) if devices else None
+        self.station = Station(
+            self.referee,
+            pipeline=None if self.video is None else self.video.pipeline,
+            others=[e for e in events if type(e) not in pressed],
+            deck_check=None if self.video is None else self.video.watch,
+            seat_units=self.devices,
+        )
+        self._frames: Iterator[tuple[float, np.ndarray]] | None = None if self.video is None else self.video.frames()
+        self._times = deque(sorted({e.t for e in events}))
+        self._peeked: tuple[float, np.ndarray] | None = None
+        self._last_t = 0.0
+        self._done = False
+        self.notices: deque[tuple[float, str]] = deque()
+        """The station's notices (camera health, deck check) not yet shown: (table time, text)."""
+        self.camera_ok = True
 
     @property
     def next_t(self) -> float | None:
-        """Table time of the next feed event; ``None`` when the feed is over."""
-        if not self._peeked:
-            self._next, self._peeked = next(self._events, None), True
-        return None if self._next is None else self._next.t
+        """Table time of the table's next step; ``None`` when its sources are over."""
+        if self._done:
+            return None
+        if self._frames is None:
+            return self._times[0] if self._times else None
+        if self._peeked is None:
+            self._peeked = next(self._frames, None)
+        return self._last_t if self._peeked is None else self._peeked[0]
 
     def table_clock(self) -> float:
-        """The table's clock as the devices' driver reads it: the event being played, then real time."""
+        """The table's clock as the devices' driver reads it: the press being made, then real time."""
         t, wall = self._anchor
         return t + (time.monotonic() - wall)
 
     def submit(self, event: Record, who: str) -> None:
         """Queue a console entry (any thread); it is fed on the next ``drain``."""
-        self._entries.put((event, who))
+        self.station.enter(event, who)
 
-    def step(self) -> TableUpdate:
-        """Feed the next event of the table's own sources."""
-        assert self.next_t is not None, "step() after the feed ended"
-        event, self._peeked = self._next, False
-        assert event is not None
-        if self.devices is not None and type(event) in (Pass, Report):
-            self._anchor = (event.t, time.monotonic())
-            heard = self.devices.press(event)  # type: ignore[arg-type]
-            self.health["timer"] = self.health["seats"] = heard is not None and self.devices.healthy
-            if heard is not None:
-                return self._feed(replace(heard, t=max(heard.t, self.referee.now)), "seats")
-        return self._feed(event, "table")
+    def step(self) -> list[TableUpdate]:
+        """Feed the next frame (or the next feed event's moment) of the table's own sources."""
+        t = self.next_t
+        assert t is not None, "step() after the table's sources ended"
+        self._press(t)
+        if self._frames is None:
+            self._times.popleft()
+            self._done = not self._times
+            return self._updates(self.station.finish(t) if self._done else self.station.idle(t))
+        if self._peeked is None:
+            self._done = True
+            return self._updates(self.station.finish(t))
+        self._last_t, image = self._peeked
+        self._peeked = None
+        return self._updates(self.station.frame(t, image))
 
     def drain(self) -> list[TableUpdate]:
-        """Feed the queued console entries, in the order they were made."""
-        updates = []
-        while True:
-            try:
-                event, who = self._entries.get_nowait()
-            except queue.Empty:
-                return updates
-            updates.append(self._feed(replace(event, t=max(event.t, self.referee.now)), who))
+        """Feed the queued console entries (and what the seat units heard since the last step)."""
+        return self._updates(self.station.idle(self.station.now - self.station.offset))
 
     def close(self) -> None:
         """Let go of the devices (safe to call twice)."""
         if self.devices is not None:
             self.devices.close()
 
-    def _feed(self, event: Record, who: str) -> TableUpdate:
-        outputs = tuple(self.referee.feed(event))
+    def _press(self, t: float) -> None:
+        """Press on the hardware every pass and report of the feed due by ``t``; the driver's hearing
+        goes to the station, which feeds it in time order."""
+        while self.devices is not None and self._presses and self._presses[0].t <= t:
+            event = self._presses.popleft()
+            self._anchor = (event.t, time.monotonic())
+            heard = self.devices.press(event)  # type: ignore[arg-type]
+            if heard is not None:
+                self.station.heard(heard)
+
+    def _updates(self, step: Step) -> list[TableUpdate]:
+        self.notices.extend((n.t, n.text) for n in step.notices)
+        return [self._update(fed, step) for fed in step.fed]
+
+    def _update(self, fed: Fed, step: Step) -> TableUpdate:
         frame = None
-        if self.camera is not None and (event.TYPE == "play" or any(isinstance(o, Flag) for o in outputs)):
-            frame = self.camera.frame(event.t)
-            self.health["camera"] = frame is not None  # a camera that gives no image is down: tile 离线
-        if self.devices is not None:
-            for out in outputs:
-                if isinstance(out, Countdown):
-                    self.devices.countdown(out)
+        health = dict(step.health)
+        if self.video is not None and fed.source is Source.CAMERA:
+            self.video.camera_events.append(fed.event)
+        if self.video is not None and fed.frame is not None:
+            frame = top_view(fed.frame, self.video.calibration.homography)
+        elif self.camera is not None and self.video is None:
+            if isinstance(fed.event, PlayCards) or any(isinstance(o, Flag) for o in fed.outputs):
+                frame = self.camera.frame(fed.event.t)
+                self.camera_ok = frame is not None  # a camera that gives no image is down: tile 离线
+            health["camera"] = self.camera_ok
         return TableUpdate(
             table=self.name,
-            event=event,
-            outputs=outputs,
-            snapshot=self.referee.snapshot(),
-            who=who,
+            event=fed.event,
+            outputs=fed.outputs,
+            snapshot=fed.snapshot,
+            who=fed.who,
             produced=time.monotonic(),
             frame=frame,
-            health=dict(self.health),
+            health=health,
         )
+

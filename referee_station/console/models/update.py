@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee_station.table.events import HEALTH_UNITS, Output, Record
-TABLE_SOURCES = frozenset({"table", "seats"})
-"""``who`` of events from the table itself (its feed, its seat units), not typed at the console."""
+
+TABLE_SOURCES = frozenset({"table", "seats", "camera", "station"})
+"""``who`` of events from the table itself (its feed, its seat units, its camera, the station's own deal
+starts and health lines), not typed at the console."""
 
 
 @dataclass(frozen=True)
@@ -19,7 +21,9 @@ class TableUpdate:
     """One input event of one table, the referee's outputs for it and the state after it.
 
     ``who`` is the source of the event: ``table`` for the table's feed, ``seats`` for what the seat
-    units' driver heard, a referee's name for a console entry.
+    units' driver heard, ``camera`` for what the camera read, ``station`` for what the station made
+    (deal starts, inferred passes, health), ``head`` for the head referee's rulings, a referee's name for
+    a console entry.
     ``produced`` is ``time.monotonic()`` when the referee returned, for flag-to-screen latency.
     ``frame`` is the camera image at that moment when the table has a camera (else ``None``).
     """
