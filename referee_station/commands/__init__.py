@@ -13,12 +13,14 @@ from referee_station.commands import (
     replay,
     run,
     simulate,
+    station,
     train,
     watch_devices,
 )
 
 COMMANDS = [
     demo,
+    station,
     check,
     replay,
     simulate,

@@ -9,7 +9,8 @@ from the referee's own state, so a match runs from its setup without anyone typi
   one card laid by a recipient is its return (CLOTH.md: tribute and return are shown in the giver's play
   area). More cards, or a seat that owes nothing, stay a play, and the referee judges it.
 - Without seat units (``infer_passes``), a play by a seat other than the one to act means the seats in
-  between passed (R-PLAY-1): such a table cannot tell an out-of-turn play from passes.
+  between passed (R-PLAY-1), and a partner's lead after 接风 means the whole table passed (R-PLAY-2):
+  such a table cannot tell an out-of-turn play from passes.
 Pure: no clock, no I/O; it reads ``TableReferee.snapshot()`` and returns events.
 """
 
@@ -18,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from referee_station.table.events import DealEnd, DealStart, Output, Pass, PlayCards, Record, Return, Tribute
+from referee_station.rules import DoesNotBeatError, RulesError, choose, parse_cards
+from referee_station.table.events import PARTNER, DealEnd, DealStart, Output, Pass, PlayCards, Record, Return, Tribute
 
 
 class DealDirector:
@@ -48,8 +50,11 @@ class DealDirector:
                 return DealStart(event.t, self.first_leader)
             return DealStart(event.t, event.seat if self._after_foul else None)
         to_act = deal["to_act"]
-        inferring = self.infer_passes and deal["phase"] == "play"
-        if inferring and to_act not in (None, event.seat) and deal["counts"].get(event.seat, 0) > 0:
+        if not self.infer_passes or deal["phase"] != "play" or deal["counts"].get(event.seat, 0) == 0:
+            return None
+        if to_act not in (None, event.seat):
+            return Pass(event.t, to_act)
+        if to_act == event.seat and _leads_by_jiefeng(event, deal):
             return Pass(event.t, to_act)
         return None
 
@@ -64,3 +69,19 @@ class DealDirector:
         if deal["phase"] == "return" and owed == "return" and event.seat not in deal["returns"]:
             return Return(event.t, event.seat, event.cards[0])
         return event
+
+
+def _leads_by_jiefeng(event: PlayCards, deal: Mapping[str, Any]) -> bool:
+    """Whether ``event`` is the partner's lead after a seat went out and everyone passed (接风, R-PLAY-2)
+    rather than a follow: the trick's last player has no cards, the player is its partner, and the cards
+    do not beat the trick. The partner then passed too before leading."""
+    last = deal["last"]
+    if last is None or deal["counts"].get(last["seat"], 1) != 0 or PARTNER[last["seat"]] != event.seat:
+        return False
+    try:
+        choose(parse_cards(event.cards), deal["level"], choose(parse_cards(last["cards"]), deal["level"]))
+    except DoesNotBeatError:
+        return True
+    except RulesError:
+        return False
+    return False

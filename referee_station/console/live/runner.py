@@ -135,14 +135,19 @@ class TableRunner:
                 frame = self.camera.frame(fed.event.t)
                 self.camera_ok = frame is not None  # a camera that gives no image is down: tile 离线
             health["camera"] = self.camera_ok
-        return TableUpdate(
-            table=self.name,
-            event=fed.event,
-            outputs=fed.outputs,
-            snapshot=fed.snapshot,
-            who=fed.who,
-            produced=time.monotonic(),
-            frame=frame,
-            health=health,
-        )
+        return table_update(self.name, fed, health, frame)
+
+
+def table_update(table: str, fed: Fed, health: dict[str, bool], frame: np.ndarray | None) -> TableUpdate:
+    """What crosses to the console for one fed event (``frame``: the rectified table image, RGB)."""
+    return TableUpdate(
+        table=table,
+        event=fed.event,
+        outputs=fed.outputs,
+        snapshot=fed.snapshot,
+        who=fed.who,
+        produced=time.monotonic(),
+        frame=frame,
+        health=health,
+    )
 
