@@ -1,0 +1,79 @@
+"""The deal director: deals start at the first play after a result, tribute and return cards become
+tributes and returns, and without seat units the passes are inferred (R-DEAL-1, R-TRIB, R-PLAY-1/2)."""
+
+from __future__ import annotations
+
+from referee_station.station.director import DealDirector
+from referee_station.station.orchestrator import Source, Station
+from referee_station.station.setup import MatchSetup
+from referee_station.table.events import DealEnd, DealStart, Pass, PlayCards, Return, Tribute
+from referee_station.table.referee import TableReferee
+
+SETUP = MatchSetup({"EW": "Nanjing", "NS": "Suzhou"}, "E")
+
+
+def feed_camera(station: Station, *plays: PlayCards):
+    """Camera plays through the orchestrator as a finished recording would give them."""
+    for play in plays:
+        station._later(play, Source.CAMERA, "camera")
+    return station.finish(plays[-1].t)
+
+
+def test_the_first_play_starts_the_first_deal_with_the_setup_leader():
+    director = DealDirector("W")
+    state = TableReferee().snapshot()
+    assert director.prelude(PlayCards(5.0, "W", ("3s",)), state) == DealStart(5.0, "W")
+
+
+def test_after_a_deal_end_the_next_play_starts_a_deal_whose_leader_the_tribute_decides():
+    director = DealDirector("W")
+    state = {"deals_played": 1, "match_over": False, "deal": {"phase": "over"}}
+    assert director.prelude(PlayCards(700.0, "S", ("5d",)), state) == DealStart(700.0, None)
+    director.observe([DealEnd(699.0, 1, ("E", None, None, None), "EW", 3, {"EW": "5", "NS": "2"}, "5", True)])
+    assert director.prelude(PlayCards(700.0, "S", ("5d",)), state) == DealStart(700.0, "S")  # after a foul
+    assert director.prelude(PlayCards(700.0, "S", ("5d",)), {**state, "match_over": True}) is None
+
+
+def test_a_one_card_play_owed_as_tribute_or_return_becomes_one():
+    director = DealDirector("W")
+    deal = {"phase": "tribute", "clocks": {"S": {"action": "tribute"}}, "tributes": {}, "returns": {}}
+    assert director.convert(PlayCards(1.0, "S", ("5d",)), {"deal": deal}) == Tribute(1.0, "S", "5d")
+    assert director.convert(PlayCards(1.0, "S", ("5d", "5h")), {"deal": deal}) == PlayCards(1.0, "S", ("5d", "5h"))
+    assert director.convert(PlayCards(1.0, "E", ("5d",)), {"deal": deal}).TYPE == "play"  # E owes nothing
+    deal = {"phase": "return", "clocks": {"E": {"action": "return"}}, "tributes": {"S": "5d"}, "returns": {}}
+    assert director.convert(PlayCards(2.0, "E", ("2s",)), {"deal": deal}) == Return(2.0, "E", "2s")
+
+
+def test_without_seat_units_a_later_seat_playing_means_the_seats_between_passed():
+    station = Station(TableReferee(), setup=SETUP, infer_passes=True)
+    step = feed_camera(station, PlayCards(10.0, "E", ("3s",)), PlayCards(20.0, "W", ("5s",)))
+    fed = [(f.event.TYPE, getattr(f.event, "seat", None), f.source) for f in step.fed]
+    assert fed == [
+        ("match", None, Source.STATION),
+        ("deal", None, Source.STATION),
+        ("play", "E", Source.CAMERA),
+        ("pass", "N", Source.STATION),  # E -> N -> W (R-SEAT-2): N passed
+        ("play", "W", Source.CAMERA),
+    ]
+    assert step.flags == []
+
+
+def test_with_seat_units_a_play_out_of_turn_is_flagged_not_explained_away():
+    station = Station(TableReferee(), setup=SETUP, infer_passes=False)
+    step = feed_camera(station, PlayCards(10.0, "E", ("3s",)), PlayCards(20.0, "W", ("5s",)))
+    assert [(f.offence, f.seat) for f in step.flags] == [("out_of_turn_play", "W")]
+
+
+def test_the_partners_lead_after_jiefeng_is_the_whole_table_passing():
+    """E goes out with its last card; nobody beats it, and E's partner W leads (接风, R-PLAY-2): W's lead
+    does not beat E's play, so the station infers N, W and S passed, rather than a wrong follow by W."""
+    director = DealDirector("E", infer_passes=True)
+    deal = {
+        "phase": "play",
+        "level": "2",
+        "to_act": "W",
+        "last": {"seat": "E", "cards": ["As"], "kind": "single", "key": "A"},
+        "counts": {"E": 0, "S": 5, "W": 5, "N": 5},
+    }
+    assert director.prelude(PlayCards(30.0, "W", ("4h",)), {"deal": deal}) == Pass(30.0, "W")
+    assert director.prelude(PlayCards(30.0, "W", ("BJ",)), {"deal": deal}) is None  # a follow that beats
