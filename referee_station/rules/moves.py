@@ -13,15 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from referee_station.rules.cards import HEARTS, RANK_VALUE, SUITS, VALUE_RANK, Card
+from referee_station.rules.cards import HEARTS, RANK_VALUE, SUITS, VALUE_RANK, Card, check_copies, read_cards
 from referee_station.rules.compare import beats
 from referee_station.rules.patterns import (
     BOMB_KINDS,
     Kind,
     Play,
-    _check_copies,
     _sort,
-    as_cards,
     as_level,
     key_order,
     stand_in,
@@ -37,9 +35,9 @@ card those wild cards stand for (laid to the right of the naturals, R-PLAY-4).""
 
 def legal_moves(hand: str | Iterable[str | Card], prev: Play | None, level: str | int) -> list[Play]:
     """Plays from ``hand`` that beat ``prev`` at ``level``, one per (kind, key, size), weakest first."""
-    cards = tuple(as_cards(hand))
+    cards = tuple(read_cards(hand))
     level = as_level(level)
-    _check_copies(cards)
+    check_copies(cards)
     finder = _MoveFinder(cards, level)
     kinds = set(Kind) if prev is None or prev.is_bomb else {prev.kind} | BOMB_KINDS
     moves = finder.find(kinds)

@@ -28,10 +28,10 @@ from referee_station.rules.cards import (
     SUITS,
     VALUE_RANK,
     Card,
-    parse_cards,
+    check_copies,
     parse_level,
+    read_cards,
 )
-from referee_station.rules.errors import DuplicateCardError
 
 
 class Kind(StrEnum):
@@ -152,13 +152,6 @@ def key_order(kind: Kind, key: str | None, level: str) -> int:
     return LEVEL_VALUE if key == level else RANK_VALUE[key]
 
 
-def as_cards(cards: str | Iterable[str | Card]) -> list[Card]:
-    """Cards from any accepted form, skipping the parser when they already are cards."""
-    if isinstance(cards, (list, tuple)) and all(type(c) is Card for c in cards):
-        return list(cards)
-    return parse_cards(cards)
-
-
 def as_level(level: str | int) -> str:
     """A level's rank code; a fast path for codes already canonical."""
     if isinstance(level, str) and level in RANK_VALUE:
@@ -173,16 +166,14 @@ def _card(value: int, suit: str) -> Card:
 def classify(cards: str | Iterable[str | Card], level: str | int) -> list[Play]:
     """Every legal interpretation of ``cards`` at ``level`` (R-PAT-1..11), weakest first; ``[]``
     when the cards form no pattern. Raises on unreadable cards, a third copy, or a bad level."""
-    played = as_cards(cards)
-    level = as_level(level)
-    return _classify(tuple(played), level)
+    return _classify(tuple(read_cards(cards)), as_level(level))
 
 
 def _classify(cards: tuple[Card, ...], level: str) -> list[Play]:
     n = len(cards)
     if n == 0 or n > 10:
         if n > 10:
-            _check_copies(cards)
+            check_copies(cards)
         return []
     wilds: list[int] = []
     counts: dict[int, int] = {}
@@ -197,7 +188,7 @@ def _classify(cards: tuple[Card, ...], level: str) -> list[Play]:
             jokers += 1
     w = len(wilds)
     if w > 2 or (n > 2 and max(counts.values(), default=0) > 2):
-        _check_copies(cards)
+        check_copies(cards)
     if w == n:  # wild cards only: the level rank itself (R-PAT-11)
         kind = Kind.SINGLE if n == 1 else Kind.PAIR if n == 2 else None
         if kind is None:
@@ -240,14 +231,6 @@ def _classify(cards: tuple[Card, ...], level: str) -> list[Play]:
             plays += _runs(cards, counts, wilds, Kind.PLATE, 2, 3)
         return _sort(plays, level) if len(plays) > 1 else plays
     return []
-
-
-def _check_copies(cards: tuple[Card, ...]) -> None:
-    seen: dict[Card, int] = {}
-    for card in cards:
-        seen[card] = seen.get(card, 0) + 1
-        if seen[card] > 2:
-            raise DuplicateCardError(f"{card.code} appears {seen[card]} times; two decks hold only 2 (R-CARD-1)")
 
 
 def _fill(cards: tuple[Card, ...], wilds: list[int], values: list[int], suit: str) -> tuple[tuple[int, Card], ...]:
