@@ -22,7 +22,6 @@ from referee_station.rules.patterns import (
     _sort,
     as_level,
     key_order,
-    stand_in,
 )
 
 _NATURAL_VALUES = range(2, 15)
@@ -76,16 +75,15 @@ class _MoveFinder:
 
     def assemble(self, kind: Kind, key: str | None, groups: list[Group]) -> Play:
         cards: list[Card] = []
-        substitutes: list[tuple[int, Card]] = []
+        wanted: list[tuple[int, Card]] = []
         wild = iter(self.wilds)
-        used = [card for naturals, _, _ in groups for card in naturals]
         for naturals, n_wild, stands_for in groups:
             cards += naturals
             for _ in range(n_wild):
                 assert stands_for is not None
-                substitutes.append((len(cards), stand_in(stands_for.value, stands_for.suit or HEARTS, used)))
+                wanted.append((len(cards), stands_for))
                 cards.append(next(wild))
-        return Play(kind, key, len(cards), tuple(cards), tuple(substitutes))
+        return Play(kind, key, len(cards), tuple(cards), tuple(wanted))
 
     def group(self, value: int, size: int, suit: str = HEARTS) -> Group:
         """``size`` cards of one rank, naturals first; the caller has checked there are enough."""
