@@ -149,18 +149,17 @@ class Play(NamedTuple):
         }
 
 
+_RUN_ORDER: dict[str | None, int] = {None: 0, **RANK_VALUE}
+_LEVEL_ORDER: dict[str, dict[str | None, int]] = {
+    level: {None: 0, **RANK_VALUE, level: LEVEL_VALUE, "SJ": SMALL_JOKER_VALUE, "BJ": BIG_JOKER_VALUE}
+    for level in RANK_VALUE
+}
+
+
 def key_order(kind: Kind, key: str | None, level: str) -> int:
     """The number compared for equal patterns (R-CMP-1, R-CMP-3): natural order for runs,
     single-card order (level rank above A, R-LVL-3) for everything else."""
-    if key is None:
-        return 0
-    if key == "SJ":
-        return SMALL_JOKER_VALUE
-    if key == "BJ":
-        return BIG_JOKER_VALUE
-    if kind in RUN_KINDS:
-        return RANK_VALUE[key]
-    return LEVEL_VALUE if key == level else RANK_VALUE[key]
+    return (_RUN_ORDER if kind in RUN_KINDS else _LEVEL_ORDER[level])[key]
 
 
 def as_level(level: str | int) -> str:
@@ -348,21 +347,22 @@ def _straights(cards: tuple[Card, ...], counts: dict[int, int], wilds: list[int]
 def strength(play: Play, level: str) -> tuple[int, int, int]:
     """A total order that agrees with :func:`beats` inside each comparable group, for sorting:
     (bomb tier R-CMP-2, kind, key). Non-bombs sit at tier 0 in a fixed kind order."""
-    return (bomb_tier(play.kind, play.size), _KIND_ORDER[play.kind], key_order(play.kind, play.key, level))
+    kind = play.kind
+    return (
+        play.size * 10 if kind is Kind.BOMB else _TIER[kind],
+        _KIND_ORDER[kind],
+        (_RUN_ORDER if kind in RUN_KINDS else _LEVEL_ORDER[level])[play.key],
+    )
 
 
 def bomb_tier(kind: Kind, size: int) -> int:
     """The bomb ladder of R-CMP-2 as numbers: 0 for non-bombs, 40 / 50 for 4- and 5-card bombs,
     55 for a straight flush, 60..100 for 6- to 10-card bombs, 200 for the joker bomb."""
-    if kind == Kind.BOMB:
-        return size * 10
-    if kind == Kind.STRAIGHT_FLUSH:
-        return 55
-    if kind == Kind.JOKER_BOMB:
-        return 200
-    return 0
+    return size * 10 if kind is Kind.BOMB else _TIER[kind]
 
 
+_TIER = {kind: 0 for kind in Kind} | {Kind.STRAIGHT_FLUSH: 55, Kind.JOKER_BOMB: 200}
+"""Bomb tiers that do not depend on the size (every kind but the bomb)."""
 _KIND_ORDER = {kind: i for i, kind in enumerate(Kind)}
 
 
