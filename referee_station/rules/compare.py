@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 
 from referee_station.rules.cards import Card
 from referee_station.rules.errors import DoesNotBeatError, IllegalPatternError
-from referee_station.rules.patterns import Kind, Play, as_level, bomb_tier, classify, key_order
+from referee_station.rules.patterns import _LEVEL_ORDER, _TIER, Kind, Play, as_level, classify, key_order
 
 
 def beats(play: Play, prev: Play | None, level: str | int) -> bool:
@@ -22,16 +22,18 @@ def beats(play: Play, prev: Play | None, level: str | int) -> bool:
     """
     if prev is None:
         return True
-    level = as_level(level)
-    tier, prev_tier = bomb_tier(play.kind, play.size), bomb_tier(prev.kind, prev.size)
+    kind, prev_kind = play.kind, prev.kind
+    tier = play.size * 10 if kind is Kind.BOMB else _TIER[kind]
+    prev_tier = prev.size * 10 if prev_kind is Kind.BOMB else _TIER[prev_kind]
     if tier or prev_tier:
         if tier != prev_tier:
             return tier > prev_tier
-        if play.kind == Kind.JOKER_BOMB:
+        if kind is Kind.JOKER_BOMB:
             return False
-    elif play.kind != prev.kind or play.size != prev.size:
+    elif kind is not prev_kind or play.size != prev.size:
         return False
-    return key_order(play.kind, play.key, level) > key_order(prev.kind, prev.key, level)
+    level = level if level in _LEVEL_ORDER else as_level(level)
+    return key_order(kind, play.key, level) > key_order(prev_kind, prev.key, level)
 
 
 def choose(

@@ -68,22 +68,27 @@ class _MoveFinder:
         self.level = level
         wild = _FACES[HEARTS][RANK_VALUE[level]]
         self.wilds = [card for card in cards if card is wild]
+        self.naturals = [card for card in cards if card is not wild]
         self.by_value: dict[int, list[Card]] = {}
-        self.by_suit: dict[str, dict[int, Card]] = {suit: {} for suit in SUITS}
-        for card in cards:
-            if card is wild:
-                continue
+        for card in self.naturals:
             self.by_value.setdefault(card.value, []).append(card)
-            if card.suit is not None:
-                self.by_suit[card.suit][card.value] = card
         self.counts = [0] * (BIG_JOKER_VALUE + 1)
         for value, naturals in self.by_value.items():
             self.counts[value] = len(naturals)
         self.counts[1] = self.counts[14]
         self.level_value = RANK_VALUE[level]
 
-    def naturals(self, value: int, n: int) -> list[Card]:
+    def of_value(self, value: int, n: int) -> list[Card]:
+        """Up to ``n`` natural cards of ``value`` (1: the A, low)."""
         return self.by_value.get(14 if value == 1 else value, [])[:n]
+
+    def by_suit(self) -> dict[str, dict[int, Card]]:
+        """The natural suited cards of each suit by value."""
+        suited: dict[str, dict[int, Card]] = {suit: {} for suit in SUITS}
+        for card in self.naturals:
+            if card.suit is not None:
+                suited[card.suit][card.value] = card
+        return suited
 
     def find(self, kinds: frozenset[Kind]) -> list[Play]:
         moves: list[Play] = []
@@ -106,7 +111,7 @@ class _MoveFinder:
 
     def group(self, value: int, size: int, suit: str = HEARTS) -> Group:
         """``size`` cards of one rank, naturals first; the caller has checked there are enough."""
-        naturals = self.naturals(value, size)
+        naturals = self.of_value(value, size)
         return (naturals, size - len(naturals), _FACES[suit][value])
 
     def one_rank(self, kind: Kind, key: str, value: int, size: int) -> Play:
@@ -169,7 +174,7 @@ class _MoveFinder:
             count = self.counts[value]
             if value in _JOKER_VALUES:
                 if count >= 2:
-                    options.append((0, order[_KEY_OF_VALUE[value]], value, (self.naturals(value, 2), 0, None)))
+                    options.append((0, order[_KEY_OF_VALUE[value]], value, (self.of_value(value, 2), 0, None)))
             elif 2 - count <= w:
                 options.append((max(0, 2 - count), order[VALUE_RANK[value]], value, self.group(value, 2)))
         options.sort(key=lambda option: option[:2])
@@ -245,9 +250,14 @@ class _MoveFinder:
     def straight_flushes(self) -> list[Play]:
         """One per top rank, from the suit that needs the fewest wild cards."""
         w = len(self.wilds)
-        lacking = {
-            suit: [0 if (14 if v == 1 else v) in held else 1 for v in range(15)] for suit, held in self.by_suit.items()
-        }
+        by_suit = self.by_suit()
+        lacking = {}
+        for suit, held in by_suit.items():
+            lack = [1] * 15
+            for value in held:
+                lack[value] = 0
+            lack[1] = lack[14]
+            lacking[suit] = lack
         plays = []
         for top in range(5, 15):
             best: tuple[int, str] | None = None
@@ -258,7 +268,7 @@ class _MoveFinder:
             if best is None:
                 continue
             suit = best[1]
-            held = self.by_suit[suit]
+            held = by_suit[suit]
             window = [14 if v == 1 else v for v in range(top - 4, top + 1)]
             groups: list[Group] = [([held[v]], 0, None) if v in held else ([], 1, _FACES[suit][v]) for v in window]
             plays.append(self.assemble(Kind.STRAIGHT_FLUSH, VALUE_RANK[top], groups))
