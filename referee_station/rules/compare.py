@@ -14,14 +14,13 @@ from dataclasses import dataclass
 from referee_station.rules.cards import BIG_JOKER, RANK_VALUE, SMALL_JOKER, VALUE_RANK, Card, parse_level
 from referee_station.rules.errors import DeclarationError, DoesNotBeatError, IllegalPatternError, InvalidLevelError
 from referee_station.rules.patterns import (
-    _LEVEL_ORDER,
-    _TIER,
     KIND_NAMES,
     RUN_KINDS,
     Kind,
     Play,
     _sort,
     as_level,
+    bomb_tier,
     classify,
     key_order,
 )
@@ -37,8 +36,7 @@ def beats(play: Play, prev: Play | None, level: str | int) -> bool:
     if prev is None:
         return True
     kind, prev_kind = play.kind, prev.kind
-    tier = play.size * 10 if kind is Kind.BOMB else _TIER[kind]
-    prev_tier = prev.size * 10 if prev_kind is Kind.BOMB else _TIER[prev_kind]
+    tier, prev_tier = bomb_tier(kind, play.size), bomb_tier(prev_kind, prev.size)
     if tier or prev_tier:
         if tier != prev_tier:
             return tier > prev_tier
@@ -46,7 +44,7 @@ def beats(play: Play, prev: Play | None, level: str | int) -> bool:
             return False
     elif kind is not prev_kind or play.size != prev.size:
         return False
-    level = level if level in _LEVEL_ORDER else as_level(level)
+    level = as_level(level)
     return key_order(kind, play.key, level) > key_order(prev_kind, prev.key, level)
 
 

@@ -26,7 +26,7 @@ from referee_station.rules.cards import (
     read_cards,
 )
 from referee_station.rules.compare import beats
-from referee_station.rules.patterns import _FACES, _LEVEL_ORDER, BOMB_KINDS, Kind, Play, _sort, as_level
+from referee_station.rules.patterns import _FACES, _LEVEL_ORDER, _WILD, BOMB_KINDS, Kind, Play, _sort, as_level
 
 _NATURAL_VALUES = range(2, 15)
 _JOKER_VALUES = (16, 17)
@@ -66,7 +66,7 @@ class _MoveFinder:
 
     def __init__(self, cards: tuple[Card, ...], level: str) -> None:
         self.level = level
-        wild = _FACES[HEARTS][RANK_VALUE[level]]
+        wild = _WILD[level]
         self.wilds = [card for card in cards if card is wild]
         self.naturals = [card for card in cards if card is not wild]
         self.by_value: dict[int, list[Card]] = {}

@@ -290,10 +290,8 @@ def _full_houses(cards: tuple[Card, ...], counts: dict[int, int], wilds: list[in
             continue
         fill = [triple] * (3 - counts[triple]) + [pair] * (2 - counts[pair])
         plays.append(Play(Kind.FULL_HOUSE, VALUE_RANK[triple], 5, cards, _fill(wilds, fill, HEARTS)))
-    if len(plays) == 2 and key_order(Kind.FULL_HOUSE, plays[0].key, level) > key_order(
-        Kind.FULL_HOUSE, plays[1].key, level
-    ):
-        plays.reverse()
+    if len(plays) == 2:
+        plays.sort(key=lambda play: key_order(Kind.FULL_HOUSE, play.key, level))
     return plays
 
 
@@ -305,8 +303,7 @@ def _windows(counts: dict[int, int], width: int) -> list[tuple[int, list[int]]]:
     rank needs)."""
     found = []
     lo, hi = min(counts), max(counts)
-    if hi <= width or (hi == 14 and 14 in counts and max((v for v in counts if v != 14), default=1) <= width):
-        # the A-low window A..width
+    if max((v for v in counts if v != 14), default=1) <= width:  # the A-low window A..width
         found.append((width, [v for v in range(1, width + 1) if (14 if v == 1 else v) not in counts]))
     for top in range(max(width + 1, hi), min(lo + width - 1, 14) + 1):
         found.append((top, [v for v in range(top - width + 1, top + 1) if v not in counts]))
@@ -348,11 +345,7 @@ def strength(play: Play, level: str) -> tuple[int, int, int]:
     """A total order that agrees with :func:`beats` inside each comparable group, for sorting:
     (bomb tier R-CMP-2, kind, key). Non-bombs sit at tier 0 in a fixed kind order."""
     kind = play.kind
-    return (
-        play.size * 10 if kind is Kind.BOMB else _TIER[kind],
-        _KIND_ORDER[kind],
-        (_RUN_ORDER if kind in RUN_KINDS else _LEVEL_ORDER[level])[play.key],
-    )
+    return (bomb_tier(kind, play.size), _KIND_ORDER[kind], key_order(kind, play.key, level))
 
 
 def bomb_tier(kind: Kind, size: int) -> int:
