@@ -31,6 +31,7 @@ from referee_station.rules.patterns import _FACES, _LEVEL_ORDER, _WILD, BOMB_KIN
 _NATURAL_VALUES = range(2, 15)
 _JOKER_VALUES = (16, 17)
 _KEY_OF_VALUE = {**VALUE_RANK, 16: SMALL_JOKER, 17: BIG_JOKER}
+ALL_KINDS = frozenset(Kind)
 
 Group = tuple[list[Card], int, Card | None]
 """Cards laid for one rank of a play: the natural cards, how many wild cards join them, and the
@@ -53,9 +54,6 @@ def legal_moves(hand: str | Iterable[str | Card], prev: Play | None, level: str 
     if prev is not None:
         moves = [move for move in moves if beats(move, prev, level)]
     return _sort(moves, level)
-
-
-ALL_KINDS = frozenset(Kind)
 
 
 class _MoveFinder:

@@ -122,7 +122,8 @@ class DealState:
     last: tuple[str, Play] | None = None
     readings: tuple[Play, ...] = ()
     """What a follow must beat one of: the last play's reading, or every kind's highest reading of
-    an undeclared lead whose readings differ in kind (R-WILD-3, R-PAT-11); empty on a lead."""
+    an undeclared lead whose readings differ in kind (R-WILD-3, R-PAT-11); empty when the next
+    play is a lead."""
     passes: int = 0
     first_play_done: bool = False
     order: list[str] = field(default_factory=list)
