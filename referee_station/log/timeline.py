@@ -3,7 +3,7 @@ rule ids, and the log line that caused each output (so a ruling can be checked a
 
 from __future__ import annotations
 
-from referee_station.table.events import Countdown, DealEnd, Flag, MatchEnd, Output, Penalty
+from referee_station.table.events import Countdown, DealEnd, Flag, MatchEnd, Output, Penalty, Reading
 from referee_station.table.offences import OFFENCES, PENALTY_NAMES
 
 ACTION_NAMES: dict[str, str] = {
@@ -46,6 +46,12 @@ def describe(output: Output) -> str:
         levels = " ".join(f"{side} {level}" for side, level in output.levels.items())
         points = " ".join(f"{side} {p}" for side, p in output.points.items())
         return f"match ends: winner {output.winner} ({output.reason}); levels {levels}; points {points} (R-MATCH-2)"
+    if isinstance(output, Reading):
+        readings = " / ".join(f"{r['kind']} {r['key']}" for r in output.readings)
+        if output.status == "fixed":
+            fixed = f"{output.kind} {output.key}"
+            return f"reading {output.seat}: {readings} fixed as {fixed} by {output.by}'s follow (R-WILD-3)"
+        return f"reading {output.seat}: undeclared, reads as {readings}; a follow may beat any (R-WILD-3, R-PAT-11)"
     return output.to_line()
 
 

@@ -10,8 +10,9 @@ Pure functions and immutable values: no I/O, no clock, no global randomness.
 """
 
 from referee_station.rules.cards import DECK, RANKS, SUITS, Card, parse_cards, parse_level, single_order
-from referee_station.rules.compare import beats, choose
+from referee_station.rules.compare import Declaration, beats, choose, follow_reading, lead_readings
 from referee_station.rules.errors import (
+    DeclarationError,
     DoesNotBeatError,
     DuplicateCardError,
     IllegalPatternError,
@@ -29,6 +30,8 @@ __all__ = [
     "RANKS",
     "SUITS",
     "Card",
+    "Declaration",
+    "DeclarationError",
     "DoesNotBeatError",
     "DuplicateCardError",
     "IllegalPatternError",
@@ -40,6 +43,8 @@ __all__ = [
     "beats",
     "choose",
     "classify",
+    "follow_reading",
+    "lead_readings",
     "legal_moves",
     "parse_cards",
     "parse_level",

@@ -12,7 +12,8 @@ Codes (EVENTS.md): rank then suit, ranks ``2 3 4 5 6 7 8 9 T J Q K A`` (``10`` a
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from operator import attrgetter, eq
 from typing import ClassVar
 
 from referee_station.rules.errors import DuplicateCardError, InvalidCardError, InvalidLevelError
@@ -57,7 +58,8 @@ SUIT_SYMBOL = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
 
 class Card:
-    """One card face; immutable and interned, so ``is`` and ``==`` agree.
+    """One card face; immutable and interned, so ``is`` and ``==`` agree (``==`` is the identity
+    test ``object`` gives, fast; the hash is ``index``, so sets of cards iterate alike every run).
 
     Attributes: ``code`` ("Th", "SJ"), ``rank`` ("T", "SJ"), ``suit`` ("h", or ``None`` for a
     joker), ``value`` (natural rank 2..14, 16 for 小王, 17 for 大王) and ``index`` (0..53, a dense
@@ -97,13 +99,9 @@ class Card:
         """Read one card code; raise :class:`InvalidCardError` naming the token if it is none."""
         if isinstance(token, Card):
             return token
-        card = cls._by_code.get(token)
-        if card is not None:
-            return card
         if not isinstance(token, str):
             raise InvalidCardError(f"not a card code: {token!r} (R-CARD-1)")
-        text = token.strip()
-        card = cls._by_code.get(text) or _parse_alias(text)
+        card = _BY_TEXT.get(token) or _BY_TEXT.get(token.strip())
         if card is None:
             raise InvalidCardError(
                 f"unknown card code {token!r}: expected rank 2-9/T/J/Q/K/A (or 10) then suit "
@@ -126,9 +124,6 @@ class Card:
     def __hash__(self) -> int:
         return self.index
 
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
     def __lt__(self, other: Card) -> bool:
         return (self.value, self.index) < (other.value, other.index)
 
@@ -142,19 +137,6 @@ class Card:
     def is_wild(self, level: str) -> bool:
         """True for the two ♥ level cards (逢人配, R-WILD-1)."""
         return self.suit == HEARTS and self.rank == level
-
-
-def _parse_alias(text: str) -> Card | None:
-    joker = _JOKER_ALIASES.get(text)
-    if joker is not None:
-        return Card._by_code[joker]
-    if len(text) < 2:
-        return None
-    rank = _RANK_ALIASES.get(text[:-1]) or _RANK_ALIASES.get(text[:-1].upper())
-    suit = _SUIT_ALIASES.get(text[-1])
-    if rank is None or suit is None:
-        return None
-    return Card._by_code[rank + suit]
 
 
 def _build_deck() -> tuple[Card, ...]:
@@ -174,6 +156,51 @@ DECK: tuple[Card, ...] = Card.ALL
 """The 54 faces; a game uses two copies of each (R-CARD-1)."""
 
 
+def _spellings() -> dict[str | Card, Card]:
+    """Every accepted spelling of every card (and each card itself), so reading is one lookup."""
+    table: dict[str | Card, Card] = {card: card for card in DECK}
+    for rank_text, rank in _RANK_ALIASES.items():
+        for text in {rank_text, rank_text.lower()}:
+            for suit_text, suit in _SUIT_ALIASES.items():
+                table[text + suit_text] = Card._by_code[rank + suit]
+    for text, joker in _JOKER_ALIASES.items():
+        table[text] = Card._by_code[joker]
+    return table
+
+
+_BY_TEXT = _spellings()
+
+
+def read_cards(cards: str | Iterable[str | Card]) -> list[Card]:
+    """The cards of ``"Th 5s 5d"``, codes or :class:`Card` objects, in order, copies not checked:
+    for callers that count ranks and call :func:`check_copies` only when a rank repeats."""
+    tokens = cards.replace(",", " ").split() if isinstance(cards, str) else cards
+    if not isinstance(tokens, (list, tuple)):
+        tokens = list(tokens)
+    try:
+        return [_BY_TEXT[token] for token in tokens]
+    except (KeyError, TypeError):  # an alias with spaces, or no card at all: let parse say which
+        return [Card.parse(token) for token in tokens]
+
+
+def check_copies(cards: Sequence[Card], max_copies: int = 2) -> None:
+    """Raise :class:`DuplicateCardError` naming the first face seen more than ``max_copies``
+    times (two decks, R-CARD-1)."""
+    ordered = sorted(map(_INDEX, cards))
+    if not any(map(eq, ordered, ordered[max_copies:])):
+        return
+    seen = [0] * len(DECK)
+    for card in cards:
+        seen[card.index] += 1
+        if seen[card.index] > max_copies:
+            raise DuplicateCardError(
+                f"{card.code} appears {seen[card.index]} times; two decks hold only {max_copies} (R-CARD-1)"
+            )
+
+
+_INDEX = attrgetter("index")
+
+
 def parse_cards(cards: str | Iterable[str | Card], *, max_copies: int = 2) -> list[Card]:
     """Read a set of cards given as ``"Th 5s 5d"``, codes or :class:`Card` objects.
 
@@ -181,17 +208,9 @@ def parse_cards(cards: str | Iterable[str | Card], *, max_copies: int = 2) -> li
     :class:`InvalidCardError` naming the first bad token, and :class:`DuplicateCardError` when a
     face appears more than ``max_copies`` times (two decks, R-CARD-1).
     """
-    tokens = cards.replace(",", " ").split() if isinstance(cards, str) else cards
-    parsed = [Card.parse(token) for token in tokens]
+    parsed = read_cards(cards)
     if len(parsed) > max_copies:
-        seen: dict[Card, int] = {}
-        for card in parsed:
-            count = seen.get(card, 0) + 1
-            if count > max_copies:
-                raise DuplicateCardError(
-                    f"{card.code} appears {count} times; two decks hold only {max_copies} (R-CARD-1)"
-                )
-            seen[card] = count
+        check_copies(parsed, max_copies)
     return parsed
 
 

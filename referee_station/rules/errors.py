@@ -9,6 +9,7 @@ input that breaks a rule (a pattern that does not exist, a play that does not be
     ├── DuplicateCardError    more than two copies of one card in a set      (R-CARD-1)
     ├── InvalidLevelError     a level is not a rank 2..A                      (R-LVL-1)
     ├── IllegalPatternError   the cards form no legal pattern                 (R-PAT)
+    ├── DeclarationError      a declared reading names no pattern or rank     (R-WILD-3)
     └── DoesNotBeatError      a legal pattern that does not beat the trick    (R-CMP)
 """
 
@@ -33,6 +34,10 @@ class InvalidLevelError(RulesError):
 
 class IllegalPatternError(RulesError):
     """The cards form none of the patterns R-PAT-1..10."""
+
+
+class DeclarationError(RulesError):
+    """A declared reading (EVENTS.md ``as``) whose kind or key is not a pattern or rank (R-WILD-3)."""
 
 
 class DoesNotBeatError(RulesError):

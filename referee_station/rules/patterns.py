@@ -28,10 +28,10 @@ from referee_station.rules.cards import (
     SUITS,
     VALUE_RANK,
     Card,
-    parse_cards,
+    check_copies,
     parse_level,
+    read_cards,
 )
-from referee_station.rules.errors import DuplicateCardError
 
 
 class Kind(StrEnum):
@@ -94,15 +94,26 @@ class Play(NamedTuple):
 
     ``key`` is the rank code compared (R-CMP): the rank for single, pair, triple and bomb, the
     triple's rank for a full house, the top natural rank of a run (A-2-3-4-5 is keyed "5"),
-    ``"SJ"``/``"BJ"`` for joker singles and pairs, ``None`` for the joker bomb. ``substitutes``
-    pairs each wild card's position in ``cards`` with the card it stands for (R-WILD-1).
+    ``"SJ"``/``"BJ"`` for joker singles and pairs, ``None`` for the joker bomb. ``wanted`` pairs
+    each wild card's position in ``cards`` with the card the pattern needs there (R-WILD-1);
+    :attr:`substitutes` settles the suits only when asked, since most readings are never shown.
     """
 
     kind: Kind
     key: str | None
     size: int
     cards: tuple[Card, ...]
-    substitutes: tuple[tuple[int, Card], ...] = ()
+    wanted: tuple[tuple[int, Card], ...] = ()
+
+    @property
+    def substitutes(self) -> tuple[tuple[int, Card], ...]:
+        """Each wild card's position and the card it stands for: the wanted card, or the same rank
+        in the next suit when the play already holds both copies of it (R-CARD-1)."""
+        if not self.wanted:
+            return ()
+        positions = {pos for pos, _ in self.wanted}
+        used = [card for i, card in enumerate(self.cards) if i not in positions]
+        return tuple((pos, stand_in(card.value, card.suit or HEARTS, used)) for pos, card in self.wanted)
 
     @property
     def is_bomb(self) -> bool:
@@ -138,25 +149,17 @@ class Play(NamedTuple):
         }
 
 
+_RUN_ORDER: dict[str | None, int] = {None: 0, **RANK_VALUE}
+_LEVEL_ORDER: dict[str, dict[str | None, int]] = {
+    level: {None: 0, **RANK_VALUE, level: LEVEL_VALUE, "SJ": SMALL_JOKER_VALUE, "BJ": BIG_JOKER_VALUE}
+    for level in RANK_VALUE
+}
+
+
 def key_order(kind: Kind, key: str | None, level: str) -> int:
     """The number compared for equal patterns (R-CMP-1, R-CMP-3): natural order for runs,
     single-card order (level rank above A, R-LVL-3) for everything else."""
-    if key is None:
-        return 0
-    if key == "SJ":
-        return SMALL_JOKER_VALUE
-    if key == "BJ":
-        return BIG_JOKER_VALUE
-    if kind in RUN_KINDS:
-        return RANK_VALUE[key]
-    return LEVEL_VALUE if key == level else RANK_VALUE[key]
-
-
-def as_cards(cards: str | Iterable[str | Card]) -> list[Card]:
-    """Cards from any accepted form, skipping the parser when they already are cards."""
-    if isinstance(cards, (list, tuple)) and all(type(c) is Card for c in cards):
-        return list(cards)
-    return parse_cards(cards)
+    return (_RUN_ORDER if kind in RUN_KINDS else _LEVEL_ORDER[level])[key]
 
 
 def as_level(level: str | int) -> str:
@@ -166,46 +169,52 @@ def as_level(level: str | int) -> str:
     return parse_level(level)
 
 
-def _card(value: int, suit: str) -> Card:
-    return Card._by_code[VALUE_RANK[value] + suit]
+_FACES: dict[str, dict[int, Card]] = {
+    suit: {value: Card._by_code[VALUE_RANK[value] + suit] for value in VALUE_RANK} for suit in SUITS
+}
+"""Suited cards by suit and natural value; value 1 (A low, R-WILD-2) is the A."""
 
 
 def classify(cards: str | Iterable[str | Card], level: str | int) -> list[Play]:
     """Every legal interpretation of ``cards`` at ``level`` (R-PAT-1..11), weakest first; ``[]``
     when the cards form no pattern. Raises on unreadable cards, a third copy, or a bad level."""
-    played = as_cards(cards)
-    level = as_level(level)
-    return _classify(tuple(played), level)
+    return _classify(tuple(read_cards(cards)), as_level(level))
+
+
+_WILD: dict[str, Card] = {rank: _FACES[HEARTS][value] for value, rank in VALUE_RANK.items() if value > 1}
+"""The wild card of each level: its ♥ level card (R-WILD-1)."""
 
 
 def _classify(cards: tuple[Card, ...], level: str) -> list[Play]:
     n = len(cards)
     if n == 0 or n > 10:
         if n > 10:
-            _check_copies(cards)
+            check_copies(cards)
         return []
-    wilds: list[int] = []
+    wild = _WILD[level]
     counts: dict[int, int] = {}
-    jokers = 0
-    for pos, card in enumerate(cards):
-        if card.suit == HEARTS and card.rank == level:
-            wilds.append(pos)
-            continue
+    for card in cards:
         value = card.value
         counts[value] = counts.get(value, 0) + 1
-        if card.is_joker:
-            jokers += 1
-    w = len(wilds)
-    if w > 2 or (n > 2 and max(counts.values(), default=0) > 2):
-        _check_copies(cards)
-    if w == n:  # wild cards only: the level rank itself (R-PAT-11)
-        kind = Kind.SINGLE if n == 1 else Kind.PAIR if n == 2 else None
-        if kind is None:
-            return []
-        own = Card._by_code[level + HEARTS]
-        return [Play(kind, level, n, cards, tuple((pos, own) for pos in wilds))]
+    w = cards.count(wild)
+    if w:
+        wilds = [pos for pos, card in enumerate(cards) if card is wild]
+        if w == n:  # wild cards only: the level rank itself (R-PAT-11)
+            if n > 2:
+                check_copies(cards)
+                return []
+            return [Play(Kind.PAIR if n == 2 else Kind.SINGLE, level, n, cards, tuple((pos, wild) for pos in wilds))]
+        value = wild.value
+        if counts[value] == w:
+            del counts[value]
+        else:
+            counts[value] -= w
+    else:
+        wilds = []
     if n == 1:
         return [Play(Kind.SINGLE, cards[0].rank, 1, cards)]
+    if w > 2 or (n > 2 and max(counts.values()) > 2):
+        check_copies(cards)
     distinct = len(counts)
     if n == 2:
         if distinct != 1:
@@ -213,154 +222,140 @@ def _classify(cards: tuple[Card, ...], level: str) -> list[Play]:
         card = cards[wilds[0] ^ 1] if w else cards[0]
         if w and card.is_joker:
             return []  # a wild card never stands for a joker (R-WILD-1)
-        return [Play(Kind.PAIR, card.rank, 2, cards, _fill(cards, wilds, [card.value] * w, HEARTS))]
+        return [Play(Kind.PAIR, card.rank, 2, cards, _fill(wilds, [card.value] * w, HEARTS))]
+    jokers = counts.get(SMALL_JOKER_VALUE, 0) + counts.get(BIG_JOKER_VALUE, 0)
     if jokers:
         if n == 4 and jokers == 4 and counts.get(SMALL_JOKER_VALUE) == 2:
             return [Play(Kind.JOKER_BOMB, None, 4, cards)]
         if n == 5 and distinct == 2 and jokers == 2:
-            return _full_houses(cards, counts, wilds)
+            return _full_houses(cards, counts, wilds, level)
         return []
     if distinct == 1:
         (value,) = counts
         rank = VALUE_RANK[value]
         if n == 3:
-            return [Play(Kind.TRIPLE, rank, 3, cards, _fill(cards, wilds, [value] * w, HEARTS))]
-        bomb = Play(Kind.BOMB, rank, n, cards, _fill(cards, wilds, [value] * w, HEARTS))
+            return [Play(Kind.TRIPLE, rank, 3, cards, _fill(wilds, [value] * w, HEARTS))]
+        bomb = Play(Kind.BOMB, rank, n, cards, _fill(wilds, [value] * w, HEARTS))
         if n == 5 and w == 2:  # three of a kind and two wild cards: a bomb or a full house
-            return [_full_houses(cards, counts, wilds)[0], bomb]
+            return [*_full_houses(cards, counts, wilds, level), bomb]
         return [bomb]
     if n == 5:
-        plays = _full_houses(cards, counts, wilds) if distinct == 2 else []
+        if distinct == 2:
+            return _full_houses(cards, counts, wilds, level)
         if distinct == 5 - w:
-            plays += _straights(cards, counts, wilds)
-        return _sort(plays, level) if len(plays) > 1 else plays
+            return _straights(cards, counts, wilds, wild)
+        return []
     if n == 6 and distinct <= 3:
-        plays = _runs(cards, counts, wilds, Kind.TUBE, 3, 2)
-        if distinct <= 2:
-            plays += _runs(cards, counts, wilds, Kind.PLATE, 2, 3)
-        return _sort(plays, level) if len(plays) > 1 else plays
+        tubes = _runs(cards, counts, wilds, Kind.TUBE, 3, 2)
+        if distinct == 3:
+            return tubes
+        return tubes + _runs(cards, counts, wilds, Kind.PLATE, 2, 3)  # tubes sort below plates
     return []
 
 
-def _check_copies(cards: tuple[Card, ...]) -> None:
-    seen: dict[Card, int] = {}
-    for card in cards:
-        seen[card] = seen.get(card, 0) + 1
-        if seen[card] > 2:
-            raise DuplicateCardError(f"{card.code} appears {seen[card]} times; two decks hold only 2 (R-CARD-1)")
-
-
-def _fill(cards: tuple[Card, ...], wilds: list[int], values: list[int], suit: str) -> tuple[tuple[int, Card], ...]:
-    """Pair the wild positions with the cards they stand for (values in laying order)."""
+def _fill(wilds: list[int], values: list[int], suit: str) -> tuple[tuple[int, Card], ...]:
+    """Pair the wild positions with the cards wanted there (values in laying order, in ``suit``)."""
     if not wilds:
         return ()
-    used = [card for i, card in enumerate(cards) if i not in wilds]
-    return tuple((pos, stand_in(value, suit, used)) for pos, value in zip(wilds, values, strict=True))
+    return tuple(zip(wilds, map(_FACES[suit].__getitem__, values), strict=True))
 
 
 def stand_in(value: int, suit: str, used: list[Card]) -> Card:
     """The card a wild card stands for: rank ``value`` in ``suit`` unless the play already holds
     both copies of that card (R-CARD-1), then the next suit. Appends the choice to ``used``."""
     for candidate in (suit, *SUITS):
-        card = _card(value, candidate)
+        card = _FACES[candidate][value]
         if used.count(card) < 2:
             break
     used.append(card)
     return card
 
 
-def _full_houses(cards: tuple[Card, ...], counts: dict[int, int], wilds: list[int]) -> list[Play]:
-    """Triple plus a pair of another rank (R-PAT-6); the pair may be two jokers of one kind."""
+def _full_houses(cards: tuple[Card, ...], counts: dict[int, int], wilds: list[int], level: str) -> list[Play]:
+    """Triple plus a pair of another rank (R-PAT-6); the pair may be two jokers of one kind.
+    Weakest first (R-LVL-3 order of the triple)."""
     w = len(wilds)
-    plays = []
     values = list(counts)
     if len(values) == 1:  # three naturals and two wild cards: the pair is any other rank
         (triple,) = values
-        if counts[triple] == 3 and w == 2:
-            other = 2 if triple != 2 else 3
-            plays.append(
-                Play(Kind.FULL_HOUSE, VALUE_RANK[triple], 5, cards, _fill(cards, wilds, [other, other], HEARTS))
-            )
-        return plays
+        if counts[triple] != 3 or w != 2:
+            return []
+        other = 2 if triple != 2 else 3
+        return [Play(Kind.FULL_HOUSE, VALUE_RANK[triple], 5, cards, _fill(wilds, [other, other], HEARTS))]
+    plays = []
     for triple, pair in (values, values[::-1]):
         if triple >= SMALL_JOKER_VALUE or counts[triple] > 3 or counts[pair] > 2:
             continue
         if pair >= SMALL_JOKER_VALUE and counts[pair] != 2:
             continue
         fill = [triple] * (3 - counts[triple]) + [pair] * (2 - counts[pair])
-        plays.append(Play(Kind.FULL_HOUSE, VALUE_RANK[triple], 5, cards, _fill(cards, wilds, fill, HEARTS)))
+        plays.append(Play(Kind.FULL_HOUSE, VALUE_RANK[triple], 5, cards, _fill(wilds, fill, HEARTS)))
+    if len(plays) == 2:
+        plays.sort(key=lambda play: key_order(Kind.FULL_HOUSE, play.key, level))
     return plays
 
 
 def _windows(counts: dict[int, int], width: int) -> list[tuple[int, list[int]]]:
-    """Runs of ``width`` consecutive ranks that hold every natural rank (R-WILD-2).
+    """Runs of ``width`` consecutive ranks that hold every natural rank (R-WILD-2), lowest first.
 
     Returns ``(top, missing)`` per window: its top value (A-low runs top out below A) and the
-    natural values with no card in it, low to high (one entry per missing card slot is added by
-    the caller, which knows how many cards each rank needs)."""
-    values = list(counts)
+    values in it with no card, low to high, A low as 1 (the caller knows how many cards each
+    rank needs)."""
     found = []
-    low_values = [1 if v == 14 else v for v in values]
-    if max(low_values) <= width:  # the A-low window A..width
-        found.append((width, low_values))
-    lo, hi = min(values), max(values)
-    for start in range(max(2, hi - width + 1), min(lo, 15 - width) + 1):
-        found.append((start + width - 1, values))
-    return [(top, [v for v in range(top - width + 1, top + 1) if v not in vals]) for top, vals in found]
+    lo, hi = min(counts), max(counts)
+    if max((v for v in counts if v != 14), default=1) <= width:  # the A-low window A..width
+        found.append((width, [v for v in range(1, width + 1) if (14 if v == 1 else v) not in counts]))
+    for top in range(max(width + 1, hi), min(lo + width - 1, 14) + 1):
+        found.append((top, [v for v in range(top - width + 1, top + 1) if v not in counts]))
+    return found
 
 
 def _runs(
     cards: tuple[Card, ...], counts: dict[int, int], wilds: list[int], kind: Kind, width: int, per_rank: int
 ) -> list[Play]:
-    """Tubes (3 pairs) and plates (2 triples): consecutive groups, wilds fill the gaps."""
+    """Tubes (3 pairs) and plates (2 triples): consecutive groups, wilds fill the gaps; lowest first."""
     if max(counts.values()) > per_rank:
         return []
     plays = []
-    for top, missing in _windows(counts, width):
+    for top, _ in _windows(counts, width):
         fill: list[int] = []
         for value in range(top - width + 1, top + 1):
-            have = 0 if value in missing else counts[14 if value == 1 else value]
-            fill += [value] * (per_rank - have)
-        plays.append(
-            Play(kind, VALUE_RANK[top], 6, cards, _fill(cards, wilds, [14 if v == 1 else v for v in fill], HEARTS))
-        )
+            fill += [value] * (per_rank - counts.get(14 if value == 1 else value, 0))
+        plays.append(Play(kind, VALUE_RANK[top], 6, cards, _fill(wilds, fill, HEARTS)))
     return plays
 
 
-def _straights(cards: tuple[Card, ...], counts: dict[int, int], wilds: list[int]) -> list[Play]:
-    """Straights and straight flushes (R-PAT-7, R-PAT-8, R-PAT-11)."""
-    suits = {card.suit for i, card in enumerate(cards) if i not in wilds}
-    flush_suit = next(iter(suits)) if len(suits) == 1 else None
+def _straights(cards: tuple[Card, ...], counts: dict[int, int], wilds: list[int], wild: Card) -> list[Play]:
+    """Straights, then straight flushes, each lowest first (R-PAT-7, R-PAT-8, R-PAT-11)."""
+    suits = {card.suit for card in cards if card is not wild}
+    flush_suit = suits.pop() if len(suits) == 1 else None
     plain_suit = HEARTS if flush_suit != HEARTS else "s"
-    plays = []
+    straights = []
+    flushes = []
     for top, missing in _windows(counts, 5):
-        fill = [14 if v == 1 else v for v in missing]
         key = VALUE_RANK[top]
         if flush_suit is not None:
-            plays.append(Play(Kind.STRAIGHT_FLUSH, key, 5, cards, _fill(cards, wilds, fill, flush_suit)))
+            flushes.append(Play(Kind.STRAIGHT_FLUSH, key, 5, cards, _fill(wilds, missing, flush_suit)))
         if flush_suit is None or wilds:
-            plays.append(Play(Kind.STRAIGHT, key, 5, cards, _fill(cards, wilds, fill, plain_suit)))
-    return plays
+            straights.append(Play(Kind.STRAIGHT, key, 5, cards, _fill(wilds, missing, plain_suit)))
+    return straights + flushes
 
 
 def strength(play: Play, level: str) -> tuple[int, int, int]:
     """A total order that agrees with :func:`beats` inside each comparable group, for sorting:
     (bomb tier R-CMP-2, kind, key). Non-bombs sit at tier 0 in a fixed kind order."""
-    return (bomb_tier(play.kind, play.size), _KIND_ORDER[play.kind], key_order(play.kind, play.key, level))
+    kind = play.kind
+    return (bomb_tier(kind, play.size), _KIND_ORDER[kind], key_order(kind, play.key, level))
 
 
 def bomb_tier(kind: Kind, size: int) -> int:
     """The bomb ladder of R-CMP-2 as numbers: 0 for non-bombs, 40 / 50 for 4- and 5-card bombs,
     55 for a straight flush, 60..100 for 6- to 10-card bombs, 200 for the joker bomb."""
-    if kind == Kind.BOMB:
-        return size * 10
-    if kind == Kind.STRAIGHT_FLUSH:
-        return 55
-    if kind == Kind.JOKER_BOMB:
-        return 200
-    return 0
+    return size * 10 if kind is Kind.BOMB else _TIER[kind]
 
 
+_TIER = {kind: 0 for kind in Kind} | {Kind.STRAIGHT_FLUSH: 55, Kind.JOKER_BOMB: 200}
+"""Bomb tiers that do not depend on the size (every kind but the bomb)."""
 _KIND_ORDER = {kind: i for i, kind in enumerate(Kind)}
 
 

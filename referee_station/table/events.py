@@ -426,11 +426,30 @@ class MatchEnd(Output):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class Reading(Output):
+    """How the referee reads a play whose readings differ in kind (R-WILD-3, R-PAT-11;
+    docs/ambiguous-plays.md): ``open`` when the undeclared lead is laid, naming every reading a
+    follow may beat; ``fixed`` when the first follow that beats one (``by``) settles ``kind`` ``key``."""
+
+    TYPE: ClassVar[str] = "reading"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"kind", "key", "by"})
+    seat: str = ""
+    cards: tuple[str, ...] = ()
+    status: str = "open"
+    readings: tuple[dict[str, Any], ...] = ()
+    kind: str | None = None
+    key: str | None = None
+    by: str | None = None
+
+
 INPUT_TYPES: dict[str, type[Record]] = {
     cls.TYPE: cls
     for cls in (MatchStart, DealStart, Tribute, Return, PlayCards, Pass, Report, Clear, Tick, Health, Ruling)
 }
-OUTPUT_TYPES: dict[str, type[Record]] = {cls.TYPE: cls for cls in (Flag, Penalty, Countdown, DealEnd, MatchEnd)}
+OUTPUT_TYPES: dict[str, type[Record]] = {
+    cls.TYPE: cls for cls in (Flag, Penalty, Countdown, DealEnd, MatchEnd, Reading)
+}
 RECORD_TYPES: dict[str, type[Record]] = INPUT_TYPES | OUTPUT_TYPES
 
 InputEvent = MatchStart | DealStart | Tribute | Return | PlayCards | Pass | Report | Clear | Tick | Health | Ruling

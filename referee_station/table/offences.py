@@ -27,6 +27,7 @@ OFFENCES: dict[str, Offence] = {
         Offence("repeated_report", "R-REPORT-1", "warning", "反复报牌", "repeated report"),
         Offence("wrong_tribute", "R-TRIB-4", "warning", "贡错牌", "wrong tribute"),
         Offence("wrong_return", "R-TRIB-4", "warning", "还错牌", "wrong return"),
+        Offence("declaration_mismatch", "R-WILD-3", "anomaly", "声明牌型不符", "declared reading not in the cards"),
         Offence("duplicate_card", "R-CARD-1", "anomaly", "牌张重复", "third copy of a card"),
         Offence("hand_overflow", "R-CARD-1", "anomaly", "出牌超过全手牌", "more cards played than held"),
         Offence("hand_mismatch", "R-CARD-1", "anomaly", "手牌不符", "hand does not add up"),

@@ -20,12 +20,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee_station.rules import (
+    Declaration,
+    DeclarationError,
     DoesNotBeatError,
     DuplicateCardError,
     IllegalPatternError,
     Play,
     RulesError,
-    choose,
+    classify,
+    follow_reading,
+    lead_readings,
     parse_cards,
 )
 from referee_station.table import tribute as trib
@@ -50,6 +54,7 @@ from referee_station.table.events import (
     Pass,
     Penalty,
     PlayCards,
+    Reading,
     Record,
     Report,
     Return,
@@ -72,6 +77,11 @@ from referee_station.table.scoring import (
 WRONG_PLAYS = frozenset({"out_of_turn_play", "illegal_pattern", "does_not_beat"})
 HAND_SIZE = 27
 REPORT_MAX = 10
+
+
+def _named(readings: tuple[Play, ...]) -> tuple[dict[str, Any], ...]:
+    """Readings as the ``reading`` output lists them: ``{"kind", "key"}``, weakest first."""
+    return tuple({"kind": play.kind.value, "key": play.key} for play in readings)
 
 
 @dataclass
@@ -111,6 +121,10 @@ class DealState:
     returns: dict[str, str] = field(default_factory=dict)
     to_act: str | None = None
     last: tuple[str, Play] | None = None
+    readings: tuple[Play, ...] = ()
+    """What a follow must beat one of: the last play's reading, or every kind's highest reading of
+    an undeclared lead whose readings differ in kind (R-WILD-3, R-PAT-11); empty when the next
+    play is a lead."""
     passes: int = 0
     first_play_done: bool = False
     order: list[str] = field(default_factory=list)
@@ -402,27 +416,81 @@ class TableReferee:
             why = f"{deal.to_act} is to act" if deal.phase == "play" else f"the {deal.phase} is not finished"
             self._flag(ev.t, "out_of_turn_play", ev.seat, f"{ev.seat} played out of turn, {why}; taken back", ev.cards)
             return
-        prev = deal.last[1] if deal.last else None
         try:
-            play = choose(parse_cards(ev.cards), deal.level, prev, ev.declared)
+            cards = parse_cards(ev.cards)
         except DuplicateCardError as err:
             self._flag(ev.t, "duplicate_card", ev.seat, str(err), ev.cards)
             return
-        except IllegalPatternError as err:
-            if not ev.declared:
-                self._wrong_play(ev, err)
-                return
-            try:  # a declaration the cards cannot have: the station's own reading (R-WILD-3)
-                play = choose(parse_cards(ev.cards), deal.level, prev)
-            except RulesError as again:
-                self._wrong_play(ev, again)
-                return
-        except DoesNotBeatError as err:
-            self._wrong_play(ev, err)
+        plays = classify(cards, deal.level)
+        if not plays:
+            self._wrong_play(ev, IllegalPatternError(f"{' '.join(ev.cards)} is not a legal pattern (R-PAT)"))
             return
+        declared = self._declared_readings(ev, plays)
+        if not deal.readings:  # a lead: the declared reading, else every kind's highest (R-WILD-3)
+            readings = tuple(lead_readings(declared or plays, deal.level))
+            play, beaten = readings[-1], None
+        else:
+            found = follow_reading(declared or plays, deal.readings, deal.level)
+            if found is None:
+                self._wrong_play(ev, DoesNotBeatError(self._beats_none(declared or plays)))
+                return
+            (play, beaten), readings = found, (found[0],)
         if seat.report_due is not None and seat.count - len(ev.cards) <= 0 and self._out_before_report(ev):
             return
-        self._apply_play(ev, play)
+        self._apply_play(ev, play, readings, beaten)
+
+    def _declared_readings(self, ev: PlayCards, plays: list[Play]) -> list[Play]:
+        """The readings the play's declaration names (R-WILD-3). A declaration that names none is
+        flagged for the referee and the play read as undeclared, never as the station's guess."""
+        if not ev.declared:
+            return []
+        try:
+            declaration = Declaration.parse(ev.declared)
+        except DeclarationError as err:
+            problem = str(err)
+        else:
+            named = declaration.readings(plays)
+            if named:
+                return named
+            problem = f"declared {declaration.describe()}"
+        readings = ", ".join(p.describe() for p in plays)
+        detail = f"{problem}, but the cards read only as {readings}; read as undeclared"
+        self._flag(ev.t, "declaration_mismatch", ev.seat, detail, ev.cards)
+        return []
+
+    def _beats_none(self, plays: list[Play]) -> str:
+        """Why a follow is void, naming every reading the trick leaves open (R-CMP, R-WILD-3)."""
+        deal = self.deal
+        assert deal is not None
+        trick = deal.readings
+        if len(trick) == 1:
+            return f"{plays[-1].describe()} does not beat {trick[0].describe()} at level {deal.level} (R-CMP)"
+        names = " or ".join(p.describe() for p in trick)
+        return (
+            f"{plays[-1].describe()} beats none of the lead's readings, {names}, at level {deal.level} "
+            f"(R-CMP, R-WILD-3)"
+        )
+
+    def _fix_reading(self, ev: PlayCards, beaten: Play) -> None:
+        """The first follow that beats one reading of an open lead fixes it (R-WILD-3): in the
+        log, and in the lead's history entry."""
+        deal = self.deal
+        assert deal is not None and deal.last is not None
+        lead_seat, lead = deal.last
+        entry = next(h for h in reversed(deal.history) if h["seat"] == lead_seat and h["cards"])
+        entry["kind"], entry["key"] = beaten.kind.value, beaten.key
+        self._emit(
+            Reading(
+                t=ev.t,
+                seat=lead_seat,
+                cards=tuple(lead.codes),
+                status="fixed",
+                readings=_named(deal.readings),
+                kind=beaten.kind.value,
+                key=beaten.key,
+                by=ev.seat,
+            )
+        )
 
     def _wrong_play(self, ev: PlayCards, err: RulesError) -> None:
         if ev.confidence is not None and ev.confidence < self.config.min_confidence:
@@ -445,7 +513,9 @@ class TableReferee:
         )
         return True
 
-    def _apply_play(self, ev: PlayCards, play: Play) -> None:
+    def _apply_play(self, ev: PlayCards, play: Play, readings: tuple[Play, ...], beaten: Play | None) -> None:
+        """Lay the play. ``readings``: those it leaves open to a follow (R-WILD-3); ``beaten``: the
+        reading of the trick it beat, which fixes a lead that was open."""
         deal = self.deal
         assert deal is not None
         if not deal.first_play_done:
@@ -455,14 +525,19 @@ class TableReferee:
         self._check_cards(ev, seat)
         if not self._count_action(ev.t):
             return
+        if beaten is not None and len(deal.readings) > 1:
+            self._fix_reading(ev, beaten)
         seat.count = max(0, seat.count - len(ev.cards))
         seat.played += ev.cards
         deal.seen.update(ev.cards)
         deal.last = (ev.seat, play)
+        deal.readings = readings
         deal.passes = 0
         deal.history.append(
             {"t": ev.t, "seat": ev.seat, "cards": list(ev.cards), "kind": play.kind.value, "key": play.key}
         )
+        if len(readings) > 1:
+            self._emit(Reading(t=ev.t, seat=ev.seat, cards=ev.cards, status="open", readings=_named(readings)))
         deal.clocks.pop(ev.seat, None)
         seat.reported = None
         if seat.count == 0:
@@ -515,6 +590,7 @@ class TableReferee:
         if deal.passes >= others:
             leader = last_seat if deal.seats[last_seat].count > 0 else PARTNER[last_seat]  # 接风 R-PLAY-2
             deal.last = None
+            deal.readings = ()
             deal.passes = 0
             self._give_turn(t, leader, lead=True)
         else:
@@ -811,6 +887,7 @@ class TableReferee:
                     "cards": deal.last[1].codes,
                     "kind": deal.last[1].kind.value,
                     "key": deal.last[1].key,
+                    "readings": list(_named(deal.readings)),
                 },
                 "passes": deal.passes,
                 "counts": {s: deal.seats[s].count for s in SEATS},

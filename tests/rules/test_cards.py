@@ -92,3 +92,17 @@ def test_single_order_r_lvl_3() -> None:
     assert values == sorted(values, reverse=True) and len(set(values)) == len(values)
     assert single_order(Card("7s"), "7") == single_order(Card("7h"), "7")
     assert single_order(Card("2c"), "2") > single_order(Card("Ac"), "2")
+
+
+def test_reading_accepts_any_iterable_and_names_a_bad_token_of_any_type() -> None:
+    assert parse_cards(code for code in ("Th", " 9d ", "10♣")) == [Card("Th"), Card("9d"), Card("Tc")]
+    with pytest.raises(InvalidCardError, match=r"not a card code: \['Th'\]"):
+        parse_cards([["Th"]])  # type: ignore[list-item]
+    with pytest.raises(InvalidCardError, match="not a card code: 5"):
+        parse_cards([5])  # type: ignore[list-item]
+
+
+def test_cards_hash_by_index_so_sets_of_cards_iterate_alike_every_run() -> None:
+    assert [hash(card) for card in DECK] == list(range(54))
+    assert list({Card("BJ"), Card("2s"), Card("Ah")}) == [Card("2s"), Card("Ah"), Card("BJ")]
+    assert Card("Th") == Card("10h") and Card("Th") != "Th"
