@@ -18,6 +18,7 @@ from referee_station.hall.publisher import StationLink
 from referee_station.hall.register import Register
 from referee_station.hall.subscriber import HeadConsole
 from referee_station.hall.topics import Envelope, TopicError, encode_json, record_id, topic
+from referee_station.table.events import parse_record
 from tests.hall.conftest import HALL, Hall
 from tests.hall.helpers import LogStation, StationTable, wait_for
 from tests.hall.test_security import RawClient
@@ -181,3 +182,23 @@ def test_status_of_another_table_is_an_alarm(hall: Hall, register: Register) -> 
         wait_for(lambda: len(head.alarms["T29"]) == 1, what="the alarm")
         rogue.close()
     assert "T30" not in head.statuses and head.statuses.get("T29") != "offline"
+
+
+def test_resends_are_windowed_while_the_head_is_down(hall: Hall, register: Register, log_path: Path) -> None:
+    station = LogStation(log_path, "T31")
+    station.store.append_many("T31", [parse_record({"t": n / 10, "type": "tick"}) for n in range(1, 1501)])
+    logged = len(station.lines())
+    window = 100
+    url = BrokerURL.parse(hall.station_url("T31"))
+    with StationLink(url, HALL, "T31", log_path, resend_after=0.2, window=window) as link:
+        assert link.wait_connected(10)
+        time.sleep(3.5)  # no head: nothing is acked; resends at about 1, 2 and 3 s (the wait doubles)
+        assert link.sent == window, "more than one window in flight without an ack"
+        assert 0 < link.resent <= 3 * window, "a resend sent more than the overdue records"
+        link.resend_after = 30.0  # from the first ack on: the catch-up below is not slowed by resends
+        with HeadConsole(BrokerURL.parse(hall.head_url()), HALL, register) as head:
+            assert head.wait_connected(10)
+            assert link.wait_acked(30), f"{link.outbox.unacked()} records never acked"
+    assert [row[5] for row in register.records(HALL, "T31")] == station.lines()
+    assert link.sent + link.resent <= logged + 4 * window, "the backlog was sent more than once"
+    station.close()
