@@ -78,10 +78,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         deck = DeckProfile.load(args.deck) if args.deck else None
+        reader = reader_for(deck, args.models or MODELS_DIR)
     except ValueError as err:
         print(f"referee-station read-frame: {err}", file=sys.stderr)
         return 2
-    reader = reader_for(deck, args.models or MODELS_DIR)
     check = DeckCheck(deck.meta.mismatch_below) if deck else None
     try:
         for name, path, corners in _jobs(args):
