@@ -25,6 +25,7 @@ again whenever the table comes online (the station drops a copy it applied alrea
 
 from __future__ import annotations
 
+import logging
 import queue
 import secrets
 import threading
@@ -45,7 +46,6 @@ from referee_station.hall.register import Register
 from referee_station.hall.topics import (
     STATION_CHANNELS,
     Envelope,
-    EnvelopeError,
     Quarantined,
     RulingCommand,
     TopicError,
@@ -57,6 +57,8 @@ from referee_station.hall.topics import (
     split_topic,
     topic,
 )
+
+log = logging.getLogger(__name__)
 
 BATCH_MAX = 500
 SEEN_MAX = 2_000_000
@@ -85,6 +87,8 @@ class HeadStats:
     """Messages outside the station channels of this hall (not ours)."""
     quarantined: int = 0
     """Messages on a station's channel refused by the checks or by the database (alarms)."""
+    writer_errors: int = 0
+    """Batches the writer failed on for a reason of its own (a bug): logged, not acked, resent later."""
     latencies: deque[float] = field(default_factory=lambda: deque(maxlen=LATENCIES_KEPT))
     """Seconds from the station's log commit to the register commit, per stored record (the latest)."""
     arrivals: deque[float] = field(default_factory=lambda: deque(maxlen=LATENCIES_KEPT))
@@ -208,7 +212,7 @@ class HeadConsole:
                 self._inbox.put(("status", table, (state, message.payload.decode())))
                 return
             envelope = Envelope.decode(message.payload, table)
-        except EnvelopeError as err:
+        except TopicError as err:  # EnvelopeError, and anything else the checks refuse
             self._inbox.put(("alarm", table, self._alarm(table, message.topic, str(err), message.payload)))
             return
         self.stats.received += 1
@@ -236,12 +240,17 @@ class HeadConsole:
 
     def _write(self, items: list[tuple[str, str, Any]]) -> None:
         """Store a batch; while the register is unreachable, retry (nothing is acked meanwhile, so
-        the stations keep their copies) unless the head is closing."""
+        the stations keep their copies) unless the head is closing. Any other failure is logged and
+        the batch left unacked: the writer lives on for every table."""
         while True:
             try:
                 self._store(items)
                 return
-            except TRANSIENT:
+            except Exception as err:
+                if not isinstance(err, TRANSIENT):
+                    self.stats.writer_errors += 1
+                    log.exception("hall %s: a batch of %d messages was not stored", self.hall, len(items))
+                    return
                 if self._closing.is_set():
                     return  # not acked: the stations send these again to the next head
                 time.sleep(RETRY_S)

@@ -267,9 +267,9 @@ def encode_json(obj: dict[str, Any]) -> bytes:
 
 def _load(payload: bytes) -> dict[str, Any]:
     try:
-        obj = json.loads(payload)
+        obj = json.loads(payload.decode("utf-8"))
     except (ValueError, RecursionError) as err:  # bad JSON or UTF-8, a 5,000-digit number, deep nesting
         raise EnvelopeError(f"not JSON: {str(err)[:SHOWN_MAX]}") from err
     if not isinstance(obj, dict):
-        raise TopicError("a hall message must be a JSON object")
+        raise EnvelopeError(f"a hall message must be a JSON object, got {type(obj).__name__}")
     return obj
