@@ -173,7 +173,7 @@ class HeadConsole:
         """Send a ruling on a table's flag; it reaches the station, which applies and logs it."""
         if session is None or self._sessions.get(session.token) != session:
             raise LoginError("log in as a referee before ruling")
-        name = topic(self.hall, check_name(table, "table"), "rulings")
+        name = topic(self.hall, table, "rulings")  # TopicError on a table name that is no topic level
         if decision not in ("confirm", "dismiss"):
             raise ValueError(f"decision must be confirm or dismiss, got {decision!r}")
         if isinstance(flag, bool) or not isinstance(flag, int) or not 1 <= flag <= FLAG_MAX:
