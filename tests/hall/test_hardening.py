@@ -73,7 +73,7 @@ def test_bad_envelopes_are_one_tables_alarms_and_the_others_are_stored(
     assert [row[5] for row in register.records(HALL, "T21")] == station.lines()
     assert "T21" not in head.alarms
     kept = register.quarantined(HALL, "T20")
-    assert len(kept) == len(messages) and set(shown) == {"T20"}
+    assert len(kept) == len(messages) and set(shown) & {"T20", "T21"} == {"T20"}  # other tests' tables may queue
     for (_, _, reason, payload), (_, sent, named) in zip(kept, messages, strict=True):
         assert named in reason, reason
         assert payload == sent[:2048]
