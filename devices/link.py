@@ -59,6 +59,15 @@ from devices.messages import (
 from devices.reliable import DuplicateFilter, Outbox, SequenceCounter
 
 FIRMWARE = "station-0.1"
+HELD_MAX = 256
+"""Events kept while the clock is not synced yet (a hub's buffer holds far fewer): beyond it the
+oldest go, counted in ``LinkStats.held_dropped``, so a flooding hub cannot fill the station's memory."""
+PRESS_FUTURE_S = 1.0
+"""How far past its arrival (beyond the sync's error bound) a press may be timed: none can come from
+the future, so a press time further out is a corrupt or wrapped hub clock."""
+PRESS_PAST_S = 3600.0
+"""How long before its arrival a press may be timed: a hub's buffer holds presses through a station
+restart (minutes), never across a session."""
 log = logging.getLogger(__name__)
 
 
@@ -124,6 +133,10 @@ class LinkStats:
     events: int = 0
     callback_errors: int = 0
     before_hello: int = 0
+    held_dropped: int = 0
+    """Events pushed out of the held list while the clock was not synced (``HELD_MAX``)."""
+    bad_press_time: int = 0
+    """Presses rejected: their time on the synced clock is too far from when they arrived."""
 
     def snapshot(self) -> LinkStats:
         return dataclasses.replace(self)
@@ -181,7 +194,8 @@ class Link:
         self.clock = ClockSync()
         self.units: dict[int, Hello] = {}
         self._hello_seen = False
-        self._held: list[Received] = []
+        self._held: deque[tuple[Message, int, float]] = deque(maxlen=HELD_MAX)
+        """(message, unit, arrival) of events that came before the clock was synced."""
         self._sync_sent: dict[int, float] = {}
         self._sync_token = 0
         self._last_heard = 0.0
@@ -498,10 +512,29 @@ class Link:
             self._check_connected()
         else:
             if not self.clock.synced:
-                self._held.append(Received(message, frame.unit, None))
+                if len(self._held) == HELD_MAX:
+                    self._count(held_dropped=1)
+                self._held.append((message, frame.unit, received))
                 return
-            timed = isinstance(message, PassPressed | ReportEntered)
-            self._deliver(Received(message, frame.unit, self.clock.to_local(message.device_us) if timed else None))
+            self._deliver_timed(message, frame.unit, received)
+
+    def _deliver_timed(self, message: Message, unit: int, arrived: float) -> None:
+        """Deliver an event, a press with its time on the synced clock; a press whose time is not
+        within ``PRESS_PAST_S`` before to ``PRESS_FUTURE_S`` after its arrival is rejected and logged."""
+        if not isinstance(message, PassPressed | ReportEntered):
+            self._deliver(Received(message, unit, None))
+            return
+        local = self.clock.to_local(message.device_us)
+        slack = PRESS_FUTURE_S + self.clock.error_bound
+        if not arrived - PRESS_PAST_S <= local <= arrived + slack:
+            self._count(bad_press_time=1)
+            log.error(
+                "unit %d: %s at hub time %.6f s is %+.3f s from its arrival on the synced clock"
+                " (allowed -%g..+%g s); rejected",
+                unit, type(message).__name__, message.device_us / 1e6, local - arrived, PRESS_PAST_S, slack,
+            )  # fmt: skip
+            return
+        self._deliver(Received(message, unit, local))
 
     def _deliver(self, item: Received) -> None:
         self._count(events=1)
@@ -530,8 +563,7 @@ class Link:
         if self._status is not LinkStatus.CONNECTED:
             self._count(connects=1)
             self._set_status(LinkStatus.CONNECTED, self._connected_detail())
-        held, self._held = self._held, []
-        for item in held:
-            timed = isinstance(item.message, PassPressed | ReportEntered)
-            local = self.clock.to_local(item.message.device_us) if timed else None
-            self._deliver(Received(item.message, item.unit, local))
+        held = list(self._held)
+        self._held.clear()
+        for message, unit, arrived in held:
+            self._deliver_timed(message, unit, arrived)

@@ -10,6 +10,7 @@ so the station warns instead of silently misreading (a moved camera reads cards 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +24,14 @@ MAX_RMS_CM = 0.5
 """Largest acceptable reprojection error of the marker corners (cm on the cloth)."""
 MOVED_CM = 1.0
 """A median marker shift beyond this (cm) means the camera moved."""
+
+
+TABLE_FILE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+"""A table id that can name its calibration file: one plain file name, no folder, no dots."""
+RESERVED = frozenset({"cloth", "markers"})
+"""Names of the calibration folder's own files (the layout, the marker sheet)."""
+MIN_IN_IMAGE = 0.5
+"""Share of the table quadrilateral that must lie inside the image for its corners to be this camera's."""
 
 
 class CalibrationError(ValueError):
@@ -76,13 +85,40 @@ class Calibration:
         )
 
     def save(self, path: Path | str | None = None) -> Path:
-        path = Path(path) if path else CALIBRATION_DIR / f"{self.table}.json"
+        path = Path(path) if path else calibration_path(self.table)
         path.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
         return path
 
     @classmethod
     def load(cls, path: Path | str) -> Calibration:
         return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def calibration_path(table: str) -> Path:
+    """``calibration/<table>.json``, for a table id that cannot leave the folder or overwrite its files."""
+    if not TABLE_FILE.match(table) or table in RESERVED:
+        reserved = ", ".join(sorted(RESERVED))
+        rule = f"1-64 of A-Z a-z 0-9 _ -, not {reserved}"
+        raise CalibrationError(f"table id {table!r} cannot name a calibration file: {rule}")
+    return CALIBRATION_DIR / f"{table}.json"
+
+
+def check_corners_in_image(corners: np.ndarray, image_size: tuple[int, int]) -> None:
+    """CalibrationError unless most of the table quadrilateral (SW, SE, NE, NW pixels) is inside a
+    ``width x height`` image: corners of another camera or typed wrong would read nothing, silently."""
+    quad = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    if not np.all(np.isfinite(quad)):
+        raise CalibrationError("corners must be finite numbers")
+    width, height = image_size
+    area = abs(float(cv2.contourArea(quad.astype(np.float32))))
+    frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
+    inside, _ = cv2.intersectConvexConvex(quad.astype(np.float32), frame) if area > 0 else (0.0, None)
+    if area <= 0 or inside < MIN_IN_IMAGE * area:
+        share = 0.0 if area <= 0 else inside / area
+        raise CalibrationError(
+            f"the table corners {np.round(quad, 1).tolist()} lie {100 * (1 - share):.0f} % outside the"
+            f" {width}x{height} image"
+        )
 
 
 def to_image(h: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -130,6 +166,7 @@ def from_corners(table: str, image_size: tuple[int, int], corners: np.ndarray, l
     turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
     if not (np.all(turns > 0) or np.all(turns < 0)):
         raise CalibrationError("corners are not a convex quadrilateral in SW, SE, NE, NW order")
+    check_corners_in_image(corners, image_size)
     h = cv2.getPerspectiveTransform(layout.table_corners.astype(np.float32), corners.astype(np.float32))
     calib = Calibration(table, image_size, h / h[2, 2], {}, 0.0, "corners")
     check(calib, layout)

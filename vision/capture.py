@@ -22,6 +22,31 @@ class CaptureError(OSError):
     """The camera, video or folder cannot be opened or read."""
 
 
+IMAGE_MAX_BYTES = 64 * 2**20
+"""A still frame file larger than this is not a camera frame."""
+
+
+def read_image(path: Path | str) -> np.ndarray:
+    """One still frame (JPEG, PNG ...) as BGR; :class:`CaptureError` naming the file when it cannot
+    be read whole. OpenCV decodes a truncated JPEG with a grey bottom and only a warning, so a JPEG
+    must end with its end-of-image marker."""
+    path = Path(path)
+    try:
+        if path.stat().st_size > IMAGE_MAX_BYTES:
+            raise CaptureError(f"image {path} is over {IMAGE_MAX_BYTES} bytes")
+        data = path.read_bytes()
+    except CaptureError:
+        raise
+    except OSError as err:
+        raise CaptureError(f"cannot read image {path}: {err.strerror or err}") from err
+    if data[:2] == b"\xff\xd8" and not data.rstrip(b"\x00\r\n ").endswith(b"\xff\xd9"):
+        raise CaptureError(f"image {path} is a truncated JPEG (no end-of-image marker)")
+    frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise CaptureError(f"cannot read image {path}: not an image OpenCV decodes")
+    return frame
+
+
 def video_frames(path: Path | str) -> Iterator[tuple[float, np.ndarray]]:
     cap = cv2.VideoCapture(str(path))
     if not cap.isOpened():

@@ -17,8 +17,8 @@ import sys
 import cv2
 import numpy as np
 
-from vision.calibrate import CalibrationError, draw_zones, from_corners, from_markers
-from vision.capture import CaptureError, open_source
+from vision.calibrate import CalibrationError, calibration_path, draw_zones, from_corners, from_markers
+from vision.capture import CaptureError, open_source, read_image
 from vision.layout import DEFAULT_LAYOUT, Layout
 from vision.markers import marker_sheet
 
@@ -40,10 +40,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def _frame(args: argparse.Namespace) -> np.ndarray:
     if args.image:
-        frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
-        if frame is None:
-            raise CaptureError(f"cannot read image {args.image}")
-        return frame
+        return read_image(args.image)
     for _, frame in open_source(camera=args.camera, video=args.video):
         if frame is not None:  # a live camera yields None while it reconnects
             return frame
@@ -94,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"marker sheet written to {args.sheet}: print at 100 % and lay each marker as labelled")
         return 0
     try:
+        if not args.output:
+            calibration_path(args.table)  # refuse a table id that would write outside calibration/
         frame = _frame(args)
         size = (frame.shape[1], frame.shape[0])
         if args.corners:

@@ -6,7 +6,8 @@
     referee-station hall broker-files --dir DIR --tables T01,T02,… [--hall NAME]
 
 ``serve`` subscribes to the hall, keeps the PostgreSQL register, prints every flag, penalty and
-result as it is stored, and reads commands on stdin: ``login NAME`` (then the password),
+result as it is stored and every quarantined message as ``ALARM <table>: <why>``, and reads
+commands on stdin: ``login NAME`` (then the password),
 ``rule TABLE FLAG confirm|dismiss [stop]``, ``tables``, ``logout``, ``quit``. No ruling is sent
 before a referee has logged in. Exit codes: 0 fine, 2 bad input or an unreachable server.
 """
@@ -29,11 +30,12 @@ from referee_station.hall.auth import (
     station_user,
     write_broker_files,
 )
+from referee_station.hall.broker import hall_conf_lines
 from referee_station.hall.broker_url import BrokerURL, BrokerURLError
 from referee_station.hall.register import Register, RegisterError
 from referee_station.hall.results import match_results, write_csv
 from referee_station.hall.subscriber import HeadConsole
-from referee_station.hall.topics import Envelope, TopicError, check_name
+from referee_station.hall.topics import Envelope, Quarantined, TopicError, check_name
 
 SHOWN = frozenset({"flag", "penalty", "deal_end", "match_end", "ruling"})
 """Records printed as they arrive; the rest (plays, ticks, clocks) only go to the register."""
@@ -79,13 +81,18 @@ def broker_files(args: argparse.Namespace) -> int:
     passwords = {table: new_password() for table in tables}
     head = new_password()
     passwd, acl = write_broker_files(args.dir, args.hall, passwords, head)
+    conf = args.dir / "mosquitto-hall.conf"
+    lines = hall_conf_lines(passwd.resolve(), acl.resolve(), [["listener 1883"]])
+    conf.write_text("# a hall broker's access settings; repeat the line after 'listener' under every listener\n"
+                    + "\n".join(lines) + "\n")  # fmt: skip
     credentials = args.dir / "stations.csv"
     with credentials.open("w") as out:
         out.write("table,user,password\n")
         out.write(f",{HEAD_USER},{head}\n")
         out.writelines(f"{t},{station_user(t)},{p}\n" for t, p in passwords.items())
     credentials.chmod(0o600)
-    print(f"wrote {passwd}, {acl} and {credentials} (keep it secret) for {len(tables)} tables")
+    print(f"wrote {passwd}, {acl}, {conf} (include it in mosquitto.conf) and {credentials} (keep it secret)"
+          f" for {len(tables)} tables")  # fmt: skip
     return 0
 
 
@@ -134,7 +141,13 @@ def serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         if envelope.type in SHOWN:
             print(describe(envelope), file=stdout, flush=True)
 
-    with Register(args.db) as register, HeadConsole(url, args.hall, register, on_record=show) as head:
+    def alarm(quarantined: Quarantined) -> None:
+        print(f"ALARM {quarantined.table}: {quarantined.reason}", file=stdout, flush=True)
+
+    with (
+        Register(args.db) as register,
+        HeadConsole(url, args.hall, register, on_record=show, on_alarm=alarm) as head,
+    ):
         if not head.wait_connected(10):
             print(f"referee-station hall: no answer from {url} ({head.refused or 'timeout'})", file=sys.stderr)
             return 2
@@ -158,8 +171,10 @@ def serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                     command = head.rule(session, words[1], int(words[2]), words[3], stop_next=stop)
                     print(f"ruling {command.id} sent to {words[1]} by {command.referee}", file=stdout, flush=True)
                 elif words[0] == "tables":
-                    for table, state in sorted(head.statuses.items()):
-                        print(f"{table} {state}", file=stdout, flush=True)
+                    for table in sorted(head.statuses.keys() | head.alarms.keys()):
+                        alarms = len(head.alarms.get(table, ()))
+                        state = head.statuses.get(table, "unknown")
+                        print(f"{table} {state}" + (f" {alarms} alarms" if alarms else ""), file=stdout, flush=True)
                 else:
                     print("commands: login NAME | rule TABLE FLAG confirm|dismiss [stop] | tables | logout | quit",
                           file=stdout, flush=True)  # fmt: skip

@@ -4,9 +4,11 @@ One JSON line per image: ``{"image": PATH, "seats": {"S": ["5s", "5h", "5d"], ..
 with no card read are left out; ``ms`` is the reader's time for the frame, image decoding excluded).
 ``--detail`` adds per-seat status and confidences. Frames come from the command line with one
 ``--corners`` calibration, or from a ``--manifest`` of JSON lines ``{"image": PATH, "corners": [[x, y]
-SW, SE, NE, NW]}`` with paths relative to the manifest's folder; one process reads them all, so the
-models load once. ``--deck DECK`` reads with a registered deck profile (``register-deck``) instead of the
-generic classifier and warns on stderr, exit code 1, when the cards read do not look like that deck.
+SW, SE, NE, NW]}`` with paths relative to the manifest's folder and inside it (no ``..``, no absolute
+path, no link out of it); one process reads them all, so the models load once. A truncated JPEG, or
+corners that put the table mostly outside the image, are bad input. ``--deck DECK`` reads with a
+registered deck profile (``register-deck``) instead of the generic classifier and warns on stderr,
+exit code 1, when the cards read do not look like that deck.
 Exit codes: 0 all frames read, 1 deck profile mismatch, 2 bad input (unreadable image, bad corners).
 """
 
@@ -55,9 +57,10 @@ def _jobs(args: argparse.Namespace) -> Iterator[tuple[Path, Path, np.ndarray]]:
                 item = json.loads(line)
                 corners = np.asarray(item["corners"], dtype=np.float64).reshape(4, 2)
                 image = Path(item["image"])
-            except (ValueError, KeyError, TypeError) as err:
+                path = confined(base, image)
+            except (ValueError, KeyError, TypeError, RecursionError) as err:
                 raise ValueError(f"{args.manifest}:{n}: {err}") from err
-            yield image, base / image, corners
+            yield image, path, corners
     if args.images:
         if args.corners is None:
             raise ValueError("--corners is required with image arguments")
@@ -66,9 +69,19 @@ def _jobs(args: argparse.Namespace) -> Iterator[tuple[Path, Path, np.ndarray]]:
             yield image, image, corners
 
 
-def run(args: argparse.Namespace) -> int:
-    import cv2
+def confined(base: Path, image: Path) -> Path:
+    """``base / image`` when that is a file inside ``base``; ValueError naming the path otherwise."""
+    if image.is_absolute() or ".." in image.parts:
+        raise ValueError(f"image {str(image)!r} must be a path inside the manifest's folder")
+    path = base / image
+    if not path.resolve().is_relative_to(base.resolve()):
+        raise ValueError(f"image {str(image)!r} leads outside the manifest's folder")
+    return path
 
+
+def run(args: argparse.Namespace) -> int:
+    from vision.calibrate import check_corners_in_image
+    from vision.capture import read_image
     from vision.deck.mismatch import DeckCheck
     from vision.deck.profile import DeckProfile, reader_for
     from vision.reader import MODELS_DIR
@@ -78,16 +91,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         deck = DeckProfile.load(args.deck) if args.deck else None
+        reader = reader_for(deck, args.models or MODELS_DIR)
     except ValueError as err:
         print(f"referee-station read-frame: {err}", file=sys.stderr)
         return 2
-    reader = reader_for(deck, args.models or MODELS_DIR)
     check = DeckCheck(deck.meta.mismatch_below) if deck else None
     try:
         for name, path, corners in _jobs(args):
-            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if frame is None:
-                raise ValueError(f"cannot read image {path}")
+            frame = read_image(path)
+            check_corners_in_image(corners, (frame.shape[1], frame.shape[0]))
             reading = reader.read(frame, corners)
             if check is not None:
                 check.add(reading)

@@ -2,8 +2,10 @@
 
 Opens ``PORT`` (a device path, the emulator's pty, ``socket://host:port``...) with
 ``devices.TableDevices`` and prints each seat-unit event as an EVENTS.md JSON line on stdout (``t``
-counts from the start of the command), so its output is a table-log fragment; status changes and
-the link's counters go to stderr for the operator. Commands typed on stdin drive the timer::
+counts from the start of the command), so its output is a table-log fragment: in press order, each
+line printed half a second after its press (``devices.order``: a retransmitted press can arrive after
+a later one). Status changes and the link's counters go to stderr for the operator. Commands typed
+on stdin drive the timer::
 
     countdown E follow 20 [GRACE]   start E's countdown: 20 s from now (R-TIME-2), then the grace
     stop | show TEXT | beep [N]     stop the countdown, show a text or number, beep N times
@@ -25,7 +27,11 @@ import time
 from typing import Any
 
 from devices import DeviceError, LinkStatus, TableDevices
+from devices.order import PressOrder
 from devices.table_devices import DEFAULT_GRACE
+
+TICK_S = 0.05
+"""How often held events are checked for release."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -90,10 +96,19 @@ def run(args: argparse.Namespace) -> int:
                 finished.set()
                 return
 
+    def clock() -> float:
+        return time.monotonic() - origin
+
     signal.signal(signal.SIGTERM, lambda signum, frame: finished.set())
-    with TableDevices(args.port, lambda: time.monotonic() - origin, _event, _status, grace=args.grace) as devices:
+    order = PressOrder(_event)
+    with TableDevices(args.port, clock, order.add, _status, grace=args.grace) as devices:
         threading.Thread(target=read_commands, args=(devices,), name="watch-devices stdin", daemon=True).start()
+        end = float("inf") if args.seconds is None else args.seconds
         with contextlib.suppress(KeyboardInterrupt):
-            finished.wait(args.seconds)
+            while not finished.wait(TICK_S) and clock() < end:
+                order.release(clock())
         _say(f"devices stats: {devices.stats}")
+    order.drain()
+    if order.late:
+        _say(f"{order.late} events came too late to be put in press order")
     return 0

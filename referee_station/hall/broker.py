@@ -6,6 +6,11 @@ port, no anonymous access, the hall's password and ACL files from ``auth``, opti
 with a self-signed certificate made by ``openssl``), runs it, and can restart it on the same ports
 (the broker-restart test). Persistence is on, so a clean restart keeps queued QoS 1 messages; the
 stations' resend covers an unclean one.
+
+:data:`HALL_SETTINGS` are what any hall broker needs, this one or a production one (``hall
+broker-files`` writes them as ``mosquitto-hall.conf``): above all ``use_username_as_clientid``, so a
+client's id is its login and no station can take over the head's session or another station's by
+asking for its client id.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 
@@ -48,15 +54,26 @@ def self_signed_cert(directory: Path, host: str = "127.0.0.1") -> tuple[Path, Pa
     return cert, key
 
 
+HALL_SETTINGS: tuple[str, ...] = ("per_listener_settings false", "allow_anonymous false")
+"""Logins required, on every listener."""
+LISTENER_SETTINGS: tuple[str, ...] = ("use_username_as_clientid true",)
+"""Each login is its own client id (no client-id takeover); Mosquitto wants it under every listener."""
+
+
+def hall_conf_lines(password_file: Path, acl_file: Path, listeners: Sequence[Sequence[str]]) -> list[str]:
+    """The access part of a hall broker's ``mosquitto.conf``; each listener is its ``listener`` line
+    and its own settings (TLS files), if any."""
+    lines = [*HALL_SETTINGS, f"password_file {password_file}", f"acl_file {acl_file}"]
+    for listener, *settings in listeners:
+        lines += [listener, *LISTENER_SETTINGS, *settings]
+    return lines
+
+
 def write_conf(
     directory: Path, port: int, password_file: Path, acl_file: Path, tls: tuple[int, Path, Path] | None = None
 ) -> Path:
     """The broker's configuration; ``tls`` is (port, certificate, key) for an extra TLS listener."""
     lines = [
-        "per_listener_settings false",
-        "allow_anonymous false",
-        f"password_file {password_file}",
-        f"acl_file {acl_file}",
         "user root",
         "persistence true",
         f"persistence_location {directory}/",
@@ -65,11 +82,12 @@ def write_conf(
         "log_dest stderr",
         "log_type error",
         "log_type warning",
-        f"listener {port} 127.0.0.1",
     ]
+    listeners = [[f"listener {port} 127.0.0.1"]]
     if tls is not None:
         tls_port, cert, key = tls
-        lines += [f"listener {tls_port} 127.0.0.1", f"cafile {cert}", f"certfile {cert}", f"keyfile {key}"]
+        listeners.append([f"listener {tls_port} 127.0.0.1", f"cafile {cert}", f"certfile {cert}", f"keyfile {key}"])
+    lines += hall_conf_lines(password_file, acl_file, listeners)
     conf = directory / "mosquitto.conf"
     conf.write_text("\n".join(lines) + "\n")
     return conf

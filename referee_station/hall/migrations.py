@@ -30,6 +30,12 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         " REFERENCES referees (name), issued_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),"
         " applied_record TEXT)",
     ),
+    3: (
+        "CREATE TABLE quarantine (id BIGSERIAL PRIMARY KEY, hall TEXT NOT NULL, table_id TEXT NOT NULL,"
+        " topic TEXT NOT NULL, reason TEXT NOT NULL, payload BYTEA NOT NULL,"
+        " received_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp())",
+        "CREATE INDEX quarantine_table ON quarantine (hall, table_id, id)",
+    ),
 }
 """Statements that bring the register from version ``n - 1`` to ``n``. Never edit a released step:
 add the next one."""

@@ -19,6 +19,7 @@ more resend, which the register ignores.
 
 from __future__ import annotations
 
+import json
 import secrets
 import sqlite3
 import threading
@@ -72,6 +73,19 @@ class Outbox:
                 " (SELECT 1 FROM hall_acked a WHERE a.table_id = r.table_id AND a.seq = r.seq)"
                 " ORDER BY r.seq LIMIT ?",
                 (self.table_id, after, limit),
+            ).fetchall()
+        return [Pending(seq, t, kind, bool(is_input), body, cause) for seq, t, kind, is_input, body, cause in rows]
+
+    def pending_of(self, seqs: Iterable[int]) -> list[Pending]:
+        """Those of ``seqs`` still unconfirmed, oldest first (what a resend sends)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT r.seq, r.t, r.type, r.is_input, r.body, i.id FROM records r"
+                " LEFT JOIN hall_inbox i ON i.table_id = r.table_id AND i.seq = r.seq"
+                " WHERE r.table_id = ? AND r.seq IN (SELECT value FROM json_each(?)) AND NOT EXISTS"
+                " (SELECT 1 FROM hall_acked a WHERE a.table_id = r.table_id AND a.seq = r.seq)"
+                " ORDER BY r.seq",
+                (self.table_id, json.dumps([int(seq) for seq in seqs])),
             ).fetchall()
         return [Pending(seq, t, kind, bool(is_input), body, cause) for seq, t, kind, is_input, body, cause in rows]
 

@@ -10,6 +10,10 @@ up. Guarantees, and why:
   broker took it: a broker restarted before it passed a message on cannot lose it. Records not
   acked are sent again after every reconnect, and after ``resend_after`` seconds without an ack
   (doubling while none comes).
+- At most ``window`` records are in flight (sent, not acked); the next ones go as acks free room,
+  and a resend sends only the overdue records themselves. So a head that was down for an hour
+  gets each station's backlog once, a window at a time, not every copy of it that a resend of
+  "everything after the oldest overdue" would have queued at the broker.
 - A retained ``status`` says online; the last will (retained) says offline when the connection dies.
 - Rulings arrive from the head on the table's ``rulings`` topic. The link only queues them; the
   station's own thread applies them (:meth:`StationLink.apply`), so the referee and the log keep one
@@ -43,18 +47,34 @@ RESEND_MAX_S = 300.0
 """The wait doubles after each resend without an ack, up to this: a head down for an hour is not
 flooded by every station's backlog every ten seconds. An ack brings it back to ``resend_after``."""
 TICK_S = 1.0
+WINDOW = 500
+"""Records in flight per station at most: enough to cover the ack's round trip at full rate."""
 
 
 class StationLink:
     """One table's connection to the hall: its log out, the head's rulings in."""
 
     def __init__(
-        self, url: BrokerURL, hall: str, table: str, log_path: str | Path, *, resend_after: float = RESEND_AFTER_S
+        self,
+        url: BrokerURL,
+        hall: str,
+        table: str,
+        log_path: str | Path,
+        *,
+        resend_after: float = RESEND_AFTER_S,
+        window: int = WINDOW,
     ) -> None:
+        if window < 1:
+            raise ValueError(f"window must be at least 1 record, got {window}")
         self.hall = hall
         self.table = table
         self.url = url
         self.resend_after = resend_after
+        self.window = window
+        self.sent = 0
+        """Records published for the first time on a connection (a reconnect starts over)."""
+        self.resent = 0
+        """Records published again because their ack was overdue."""
         self.outbox = Outbox(log_path, table)
         self.refused: str | None = None
         """Why the broker refused the login, if it did (wrong user or password)."""
@@ -181,22 +201,33 @@ class StationLink:
             self._reset = False
             self._sent_upto = 0
             self._sent_at.clear()
-        stale = [seq for seq, at in list(self._sent_at.items()) if now - at > self._resend_wait]
-        if stale:
-            self._sent_upto = min(self._sent_upto, min(stale) - 1)
+        overdue = [seq for seq, at in list(self._sent_at.items()) if now - at > self._resend_wait]
+        if overdue:
             self._resend_wait = min(self._resend_wait * 2, RESEND_MAX_S)
-        while True:
-            batch = self.outbox.pending(after=self._sent_upto)
+            still = self.outbox.pending_of(overdue)
+            for seq in set(overdue) - {record.seq for record in still}:
+                self._sent_at.pop(seq, None)  # acked meanwhile
+            for record in still:
+                if not self._publish(record, None, now):
+                    return
+                self.resent += 1
+        while (room := self.window - len(self._sent_at)) > 0:
+            batch = self.outbox.pending(after=self._sent_upto, limit=min(room, 1000))
             if not batch:
                 return
             for record in batch:
-                fresh = record.seq not in self._sent_at and asked is not None
-                info = self._client.publish(*self._message(record, asked if fresh else None), qos=1)
-                if info.rc != mqtt.MQTT_ERR_SUCCESS:
-                    self._reset = True  # connection lost mid-batch: start over after the reconnect
+                if not self._publish(record, asked, now):
                     return
-                self._sent_at[record.seq] = now
+                self.sent += 1
                 self._sent_upto = record.seq
+
+    def _publish(self, record: Pending, asked_at: float | None, now: float) -> bool:
+        info = self._client.publish(*self._message(record, asked_at), qos=1)
+        if info.rc != mqtt.MQTT_ERR_SUCCESS:
+            self._reset = True  # connection lost mid-batch: start over after the reconnect
+            return False
+        self._sent_at[record.seq] = now
+        return True
 
     def _message(self, record: Pending, asked_at: float | None) -> tuple[str, bytes]:
         envelope = Envelope(
@@ -246,7 +277,7 @@ class StationLink:
                 command = RulingCommand.decode(message.payload)
                 if not self.outbox.applied(command.id):
                     self._rulings.put(command)
-        except (TopicError, ValueError, KeyError, TypeError):
+        except (TopicError, ValueError, KeyError, TypeError, AttributeError, OverflowError):
             return  # not ours to act on; the head logs what it sends
 
     def _on_ack(self, payload: bytes) -> None:
@@ -258,3 +289,4 @@ class StationLink:
         self._resend_wait = self.resend_after
         for seq in seqs:
             self._sent_at.pop(seq, None)
+        self._wake.set()  # room in the window: the sender sends the next records

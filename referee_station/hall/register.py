@@ -17,7 +17,7 @@ from typing import Any
 import psycopg
 
 from referee_station.hall.migrations import MIGRATIONS, SCHEMA_VERSION
-from referee_station.hall.topics import Envelope, RulingCommand
+from referee_station.hall.topics import Envelope, Quarantined, RulingCommand
 
 _MIGRATION_LOCK = 0x6775616E  # pg_advisory_xact_lock key ("guan")
 
@@ -105,6 +105,25 @@ class Register:
             if causes:
                 cur.executemany("UPDATE rulings SET applied_record = %s WHERE id = %s", causes)
         return stored
+
+    def quarantine(self, hall: str, alarms: Sequence[Quarantined]) -> None:
+        """Keep messages the head refused, for the referee to inspect (and for evidence)."""
+        if not alarms:
+            return
+        with self._lock, self._conn.transaction(), self._conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO quarantine (hall, table_id, topic, reason, payload) VALUES (%s, %s, %s, %s, %s)",
+                [(hall, a.table, a.topic, a.reason, a.payload) for a in alarms],
+            )
+
+    def quarantined(self, hall: str, table: str | None = None) -> list[tuple[str, str, str, bytes]]:
+        """(table_id, topic, reason, payload) of the refused messages, oldest first."""
+        sql = "SELECT table_id, topic, reason, payload FROM quarantine WHERE hall = %s"
+        params: list[Any] = [hall]
+        if table is not None:
+            sql += " AND table_id = %s"
+            params.append(table)
+        return [(t, top, r, bytes(p)) for t, top, r, p in self._query(sql + " ORDER BY id", params)]
 
     def set_status(self, hall: str, table: str, state: str, body: str) -> None:
         with self._lock, self._conn.transaction():

@@ -9,16 +9,23 @@ published while it was down is delivered when it returns). Records go through on
 3. only then ack the batch's seqs to each station (``.../acks``), so a station forgets a record only
    when it is in PostgreSQL. Copies are acked too: the station that resent is waiting for that ack.
 
-The topic's table is the one the broker authenticated (ACL); a message whose envelope names another
-table is dropped. Rulings need a referee logged in (:meth:`login`); each is written to the register's
-``rulings`` table under that name before it is sent, and linked to the station's ``ruling`` record
-when that arrives (``cause``); one not linked yet is sent again whenever the table comes online
-(the station drops a copy it applied already).
+The topic's table is the one the broker authenticated (ACL, client id bound to the login). Every
+message is checked before it reaches the writer (``Envelope.decode``: field types, the id equal to
+``<topic's table>:<log>:<seq>``, the body the record it claims to be); one that fails is quarantined:
+kept in the register's ``quarantine`` table and shown as an alarm of that table (:attr:`alarms`,
+``on_alarm``), never stored as a record and never acked. A record the database still refuses is
+quarantined alone and the rest of its batch stored, so no station's message can stop the writer
+or another table's records.
+
+Rulings need a referee logged in (:meth:`login`); a ruling is checked whole (table name, flag,
+decision) before it is written to the register's ``rulings`` table under that name and sent, and
+linked to the station's ``ruling`` record when that arrives (``cause``); one not linked yet is sent
+again whenever the table comes online (the station drops a copy it applied already).
 """
 
 from __future__ import annotations
 
-import json
+import logging
 import queue
 import secrets
 import threading
@@ -39,19 +46,32 @@ from referee_station.hall.register import Register
 from referee_station.hall.topics import (
     STATION_CHANNELS,
     Envelope,
+    Quarantined,
     RulingCommand,
     TopicError,
+    channel_of,
+    check_name,
+    decode_status,
     encode_json,
     hall_filter,
     split_topic,
     topic,
 )
 
+log = logging.getLogger(__name__)
+
 BATCH_MAX = 500
 SEEN_MAX = 2_000_000
 """Ids remembered for dropping copies before the database (about 200 MB at most)."""
 RETRY_S = 1.0
 LATENCIES_KEPT = 1_000_000
+ALARMS_KEPT = 100
+"""Latest quarantined messages shown per table; the register keeps them all."""
+FLAG_MAX = 10**9
+"""The largest flag id a ``ruling`` may name (EVENTS.md)."""
+TRANSIENT = (psycopg.OperationalError, psycopg.InterfaceError)
+"""Register errors that mean the server or the connection is gone: retry the batch. Any other
+error is about a record, which is then quarantined alone."""
 
 
 @dataclass
@@ -64,7 +84,11 @@ class HeadStats:
     duplicates: int = 0
     """Copies dropped: by the in-memory ids or by ``ON CONFLICT (id) DO NOTHING``."""
     dropped: int = 0
-    """Messages that were not ours or named another table than their topic."""
+    """Messages outside the station channels of this hall (not ours)."""
+    quarantined: int = 0
+    """Messages on a station's channel refused by the checks or by the database (alarms)."""
+    writer_errors: int = 0
+    """Batches the writer failed on for a reason of its own (a bug): logged, not acked, resent later."""
     latencies: deque[float] = field(default_factory=lambda: deque(maxlen=LATENCIES_KEPT))
     """Seconds from the station's log commit to the register commit, per stored record (the latest)."""
     arrivals: deque[float] = field(default_factory=lambda: deque(maxlen=LATENCIES_KEPT))
@@ -81,12 +105,17 @@ class HeadConsole:
         register: Register,
         *,
         on_record: Callable[[Envelope], None] | None = None,
+        on_alarm: Callable[[Quarantined], None] | None = None,
     ) -> None:
         self.hall = hall
         self.url = url
         self.register = register
         self.on_record = on_record
         """Called (writer thread) for each newly stored record: the console's view hooks in here."""
+        self.on_alarm = on_alarm
+        """Called (writer thread) for each quarantined message, after it is in the register."""
+        self.alarms: dict[str, deque[Quarantined]] = defaultdict(lambda: deque(maxlen=ALARMS_KEPT))
+        """The latest quarantined messages of each table (topic's table)."""
         self.stats = HeadStats()
         self.statuses: dict[str, str] = {}
         self.refused: str | None = None
@@ -144,11 +173,14 @@ class HeadConsole:
         """Send a ruling on a table's flag; it reaches the station, which applies and logs it."""
         if session is None or self._sessions.get(session.token) != session:
             raise LoginError("log in as a referee before ruling")
+        name = topic(self.hall, table, "rulings")  # TopicError on a table name that is no topic level
         if decision not in ("confirm", "dismiss"):
             raise ValueError(f"decision must be confirm or dismiss, got {decision!r}")
+        if isinstance(flag, bool) or not isinstance(flag, int) or not 1 <= flag <= FLAG_MAX:
+            raise ValueError(f"flag must be a flag id 1..{FLAG_MAX}, got {flag!r}")
         command = RulingCommand(str(uuid.uuid4()), flag, decision, session.referee, stop_next, time.time())
-        self.register.add_ruling(self.hall, table, command)
-        self._client.publish(topic(self.hall, table, "rulings"), command.encode(), qos=1)
+        self.register.add_ruling(self.hall, table, command)  # audited only once nothing can refuse it
+        self._client.publish(name, command.encode(), qos=1)
         return command
 
     # ------------------------------------------------------------------ paho callbacks (network thread)
@@ -170,14 +202,18 @@ class HeadConsole:
             hall, table, channel = split_topic(message.topic)
             if hall != self.hall or channel not in STATION_CHANNELS:
                 raise TopicError(f"not a station channel: {message.topic}")
-            if channel == "status":
-                self._inbox.put(("status", table, message.payload.decode()))
-                return
-            envelope = Envelope.decode(message.payload)
-            if envelope.table != table:
-                raise TopicError(f"{message.topic}: envelope names table {envelope.table!r}")
-        except (TopicError, UnicodeDecodeError):
+            check_name(table, "table")
+        except TopicError:
             self.stats.dropped += 1
+            return
+        try:
+            if channel == "status":
+                state = decode_status(message.payload, table)
+                self._inbox.put(("status", table, (state, message.payload.decode())))
+                return
+            envelope = Envelope.decode(message.payload, table)
+        except TopicError as err:  # EnvelopeError, and anything else the checks refuse
+            self._inbox.put(("alarm", table, self._alarm(table, message.topic, str(err), message.payload)))
             return
         self.stats.received += 1
         self.stats.arrivals.append(time.time() - envelope.sent_at)
@@ -204,12 +240,17 @@ class HeadConsole:
 
     def _write(self, items: list[tuple[str, str, Any]]) -> None:
         """Store a batch; while the register is unreachable, retry (nothing is acked meanwhile, so
-        the stations keep their copies) unless the head is closing."""
+        the stations keep their copies) unless the head is closing. Any other failure is logged and
+        the batch left unacked: the writer lives on for every table."""
         while True:
             try:
                 self._store(items)
                 return
-            except psycopg.Error:
+            except Exception as err:
+                if not isinstance(err, TRANSIENT):
+                    self.stats.writer_errors += 1
+                    log.exception("hall %s: a batch of %d messages was not stored", self.hall, len(items))
+                    return
                 if self._closing.is_set():
                     return  # not acked: the stations send these again to the next head
                 time.sleep(RETRY_S)
@@ -217,33 +258,79 @@ class HeadConsole:
 
     def _store(self, items: list[tuple[str, str, Any]]) -> None:
         records: list[Envelope] = []
+        alarms: list[Quarantined] = []
         for kind, table, payload in items:
             if kind == "status":
-                self._store_status(table, payload)
+                self._store_status(table, *payload)
+            elif kind == "alarm":
+                alarms.append(payload)
             else:
                 records.append(payload)
-        if not records:
-            return
         fresh = list({e.id: e for e in records if e.id not in self._seen}.values())
-        stored = self.register.store(self.hall, fresh)
+        stored, refused = self._store_records(fresh)
+        alarms += [
+            self._alarm(e.table, topic(self.hall, e.table, channel_of(e.type)), f"the register refused it: {why}",
+                        e.encode())
+            for e, why in refused.values()
+        ]  # fmt: skip
+        self._keep_alarms(alarms)
+        accepted = [e for e in records if e.id not in refused]
         now = time.time()
         for envelope in fresh:
+            if envelope.id in refused:
+                continue
             self._seen[envelope.id] = None
             self.stats.latencies.append(now - envelope.sent_at)
-            if self.on_record is not None:
-                self.on_record(envelope)
+            self._hook(self.on_record, envelope)
         while len(self._seen) > SEEN_MAX:
             self._seen.popitem(last=False)
         self.stats.stored += stored
-        self.stats.duplicates += len(records) - stored
-        self._ack(records)
+        self.stats.duplicates += len(accepted) - stored
+        self._ack(accepted)
 
-    def _store_status(self, table: str, payload: str) -> None:
+    def _store_records(self, fresh: list[Envelope]) -> tuple[int, dict[str, tuple[Envelope, str]]]:
+        """Store the batch in one transaction; if the database refuses it for its content, store the
+        records one by one and return those it refuses (id -> record, reason) to be quarantined."""
         try:
-            state = str(json.loads(payload)["state"])
-        except (ValueError, KeyError, TypeError):
-            self.stats.dropped += 1
+            return self.register.store(self.hall, fresh), {}
+        except TRANSIENT:
+            raise
+        except psycopg.Error:
+            pass
+        stored, refused = 0, {}
+        for envelope in fresh:
+            try:
+                stored += self.register.store(self.hall, [envelope])
+            except TRANSIENT:
+                raise
+            except psycopg.Error as err:
+                refused[envelope.id] = (envelope, str(err).splitlines()[0])
+        return stored, refused
+
+    def _alarm(self, table: str, name: str, reason: str, payload: bytes) -> Quarantined:
+        return Quarantined(table, name, reason, bytes(payload[: Quarantined.PAYLOAD_KEPT]), time.time())
+
+    def _keep_alarms(self, alarms: list[Quarantined]) -> None:
+        """Into the register first (evidence), then on the table's alarm list and to the console."""
+        if not alarms:
             return
+        self.register.quarantine(self.hall, alarms)
+        for alarm in alarms:
+            self.alarms[alarm.table].append(alarm)
+            self.stats.quarantined += 1
+            self._hook(self.on_alarm, alarm)
+
+    def _hook(self, hook: Callable[[Any], None] | None, item: Envelope | Quarantined) -> None:
+        """A console callback that fails is an alarm of the item's table, not the end of the writer."""
+        if hook is None:
+            return
+        try:
+            hook(item)
+        except Exception as err:  # the register must outlive any view's bug
+            if hook is not self.on_alarm:  # a failed alarm display: the alarm itself is kept
+                self._keep_alarms([self._alarm(item.table, "console", f"console hook failed: {err!r}", b"")])
+
+    def _store_status(self, table: str, state: str, payload: str) -> None:
         self.statuses[table] = state
         self.register.set_status(self.hall, table, state, payload)
         if state == "online":  # a ruling sent before the station first subscribed would be lost: resend

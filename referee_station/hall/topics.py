@@ -21,9 +21,12 @@ Topics (``hall`` and ``table`` are single topic levels, no ``/ + #``)::
 from __future__ import annotations
 
 import json
+import math
 import re
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+from referee_station.table.events import RECORD_TYPES, EventError, parse_line
 
 ROOT = "guandan"
 STATION_CHANNELS: tuple[str, ...] = ("events", "flags", "results", "clocks", "status")
@@ -41,10 +44,18 @@ CHANNEL_OF_TYPE: dict[str, str] = {
 """Output types by channel; every input event (EVENTS.md) goes to ``events``."""
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+SEQ_MAX = 2**63 - 1
+"""The register's ``seq`` is a BIGINT."""
+SHOWN_MAX = 80
 
 
 class TopicError(ValueError):
     """A hall or table name that cannot be one MQTT topic level, or a message that is not ours."""
+
+
+class EnvelopeError(TopicError):
+    """A message on a station's channel that breaks the envelope contract; the text names the field.
+    The head quarantines it as an alarm of the topic's table and stores nothing of it."""
 
 
 def check_name(name: str, what: str) -> str:
@@ -101,12 +112,115 @@ class Envelope:
         return json.dumps(asdict(self), ensure_ascii=False, separators=(",", ":")).encode()
 
     @classmethod
-    def decode(cls, payload: bytes) -> Envelope:
+    def decode(cls, payload: bytes, table: str | None = None) -> Envelope:
+        """Read and check an envelope; ``table`` is the topic's table, which the broker authenticated.
+
+        Every field is checked for its type, the id must be ``<table>:<log>:<seq>`` of the envelope's
+        own fields (so no station can name another table's record), and the body must be the EVENTS.md
+        record that ``type``, ``is_input`` and ``t`` describe. :class:`EnvelopeError` names the fault."""
         obj = _load(payload)
+        names = {f.name for f in fields(cls)}
+        if unknown := sorted(set(obj) - names):
+            raise EnvelopeError(f"envelope: unknown field {_shown(unknown[0])}")
+        if missing := sorted(names - set(obj) - {"cause"}):
+            raise EnvelopeError(f"envelope: missing field {missing[0]!r}")
+        envelope = cls(
+            id=_text(obj, "id", 200),
+            table=_plain(obj, "table"),
+            log=_plain(obj, "log"),
+            seq=_count(obj, "seq"),
+            t=_seconds(obj, "t", low=0.0),
+            type=_text(obj, "type", 64),
+            is_input=_flag(obj, "is_input"),
+            body=_text(obj, "body", None),
+            sent_at=_seconds(obj, "sent_at", low=-math.inf),
+            cause=None if obj.get("cause") is None else _plain(obj, "cause"),
+        )
+        if table is not None and envelope.table != table:
+            raise EnvelopeError(f"envelope names table {_shown(envelope.table)} on table {table}'s topic")
+        if envelope.id != record_id(envelope.table, envelope.log, envelope.seq):
+            raise EnvelopeError(
+                f"envelope id {_shown(envelope.id)} is not {record_id(envelope.table, envelope.log, envelope.seq)!r}"
+                " (table:log:seq of its own fields)"
+            )
+        envelope.check_body()
+        return envelope
+
+    def check_body(self) -> None:
+        """The body is one EVENTS.md record of the envelope's type, kind (input/output) and time."""
+        if self.type not in RECORD_TYPES:
+            raise EnvelopeError(f"envelope: unknown record type {_shown(self.type)}")
         try:
-            return cls(**obj)
-        except TypeError as err:
-            raise TopicError(f"not an envelope: {err}") from err
+            record = parse_line(self.body)
+        except EventError as err:
+            raise EnvelopeError(f"envelope body: {err}") from err
+        if self.type != record.TYPE or self.is_input != record.IS_INPUT or record.t != self.t:
+            raise EnvelopeError(
+                f"envelope says {self.type} t={self.t} input={self.is_input}, its body is"
+                f" {record.TYPE} t={record.t} input={record.IS_INPUT}"
+            )
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= SHOWN_MAX else text[: SHOWN_MAX - 3] + "..."
+
+
+def _text(obj: dict[str, Any], name: str, longest: int | None) -> str:
+    value = obj[name]
+    if not isinstance(value, str) or (longest is not None and len(value) > longest):
+        limit = f" of at most {longest} characters" if longest else ""
+        raise EnvelopeError(f"envelope: field {name!r} must be a string{limit}, got {_shown(value)}")
+    return value
+
+
+def _plain(obj: dict[str, Any], name: str) -> str:
+    value = obj[name]
+    if not isinstance(value, str) or not _NAME.match(value):
+        raise EnvelopeError(f"envelope: field {name!r} must be 1-64 of A-Z a-z 0-9 _ . -, got {_shown(value)}")
+    return value
+
+
+def _count(obj: dict[str, Any], name: str) -> int:
+    value = obj[name]
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= SEQ_MAX:
+        raise EnvelopeError(f"envelope: field {name!r} must be an integer 1..2^63-1, got {_shown(value)}")
+    return value
+
+
+def _seconds(obj: dict[str, Any], name: str, low: float) -> float:
+    value = obj[name]
+    number = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            number = float(value)
+        except OverflowError:
+            number = None
+    if number is None or not math.isfinite(number) or number < low:
+        bound = " non-negative" if low == 0.0 else ""
+        raise EnvelopeError(f"envelope: field {name!r} must be a finite{bound} number, got {_shown(value)}")
+    return number
+
+
+def _flag(obj: dict[str, Any], name: str) -> bool:
+    value = obj[name]
+    if not isinstance(value, bool):
+        raise EnvelopeError(f"envelope: field {name!r} must be true or false, got {_shown(value)}")
+    return value
+
+
+@dataclass(frozen=True)
+class Quarantined:
+    """A message the head refused: the table whose topic it came on (the broker authenticated that
+    much), why, and its first bytes. Shown as that table's alarm and kept in the register."""
+
+    table: str
+    topic: str
+    reason: str
+    payload: bytes
+    at: float
+
+    PAYLOAD_KEPT: ClassVar[int] = 2048
 
 
 @dataclass(frozen=True)
@@ -133,15 +247,29 @@ class RulingCommand:
             raise TopicError(f"not a ruling command: {err}") from err
 
 
+STATION_STATES: tuple[str, ...] = ("online", "offline")
+
+
+def decode_status(payload: bytes, table: str) -> str:
+    """A station's retained ``status`` message -> its state; :class:`EnvelopeError` when it is not one."""
+    obj = _load(payload)
+    state = obj.get("state")
+    if state not in STATION_STATES:
+        raise EnvelopeError(f"status: field 'state' must be online or offline, got {_shown(state)}")
+    if obj.get("table", table) != table:
+        raise EnvelopeError(f"status names table {_shown(obj.get('table'))} on table {table}'s topic")
+    return str(state)
+
+
 def encode_json(obj: dict[str, Any]) -> bytes:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _load(payload: bytes) -> dict[str, Any]:
     try:
-        obj = json.loads(payload)
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise TopicError(f"not JSON: {err}") from err
+        obj = json.loads(payload.decode("utf-8"))
+    except (ValueError, RecursionError) as err:  # bad JSON or UTF-8, a 5,000-digit number, deep nesting
+        raise EnvelopeError(f"not JSON: {str(err)[:SHOWN_MAX]}") from err
     if not isinstance(obj, dict):
-        raise TopicError("a hall message must be a JSON object")
+        raise EnvelopeError(f"a hall message must be a JSON object, got {type(obj).__name__}")
     return obj

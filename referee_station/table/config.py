@@ -65,7 +65,12 @@ class RulesConfig:
             return config
         known = {f.name: f for f in fields(cls)}
         updates: dict[str, Any] = {}
-        for variant in rules.get("variants", []):
+        variants = rules.get("variants", [])
+        if not isinstance(variants, list):
+            raise EventError(f"rules: 'variants' must be a list of variant names, got {variants!r}")
+        for variant in variants:
+            if not isinstance(variant, str):
+                raise EventError(f"rules: a variant is a name such as 'V-1', got {variant!r}")
             if variant == "V-5":
                 continue
             if variant not in VARIANTS:
@@ -76,15 +81,36 @@ class RulesConfig:
                 continue
             if name not in known:
                 raise EventError(f"rules: unknown setting {name!r}")
-            default = getattr(cls(), name)
-            if isinstance(default, tuple):
-                value = tuple(value)
-            elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
-                value = float(value)
-            updates[name] = value
+            updates[name] = _setting(name, getattr(cls(), name), value)
         return replace(config, **updates)
 
     @classmethod
     def load(cls, path: str | Path) -> RulesConfig:
         """Read a JSON config file of the same shape as a ``match`` event's ``rules``."""
         return cls.from_mapping(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+_OPTIONAL_NUMBERS = {"length_deals": int, "length_minutes": float}
+"""Settings whose default is None (off) and whose value, when set, is a number of this kind."""
+
+
+def _setting(name: str, default: Any, value: Any) -> Any:
+    """A ``rules`` value checked against its setting's kind, so a string limit is the match line's
+    error instead of a crash at the first countdown."""
+    kind = _OPTIONAL_NUMBERS.get(name, type(default))
+    if value is None and name in _OPTIONAL_NUMBERS:
+        return None
+    if kind is bool:
+        ok = isinstance(value, bool)
+    elif kind in (int, float):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) <= 10**9
+        ok = ok and (kind is float or isinstance(value, int))
+    elif kind is tuple:
+        ok = isinstance(value, list) and len(value) == len(default)
+        ok = ok and all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 10**9 for v in value)
+        value = tuple(value) if ok else value
+    else:
+        ok = isinstance(value, kind)
+    if not ok:
+        raise EventError(f"rules: setting {name!r} must be like {default!r}, got {value!r}")
+    return float(value) if kind is float else value

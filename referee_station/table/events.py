@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import types
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
 from referee_station.rules import Card, RulesError, parse_level
 
@@ -33,6 +35,12 @@ SIDE_SEATS: dict[str, tuple[str, str]] = {"EW": ("E", "W"), "NS": ("S", "N")}
 PENALTIES: tuple[str, ...] = ("warning", "infraction", "foul", "match_loss", "disqualification")
 COUNTDOWN_ACTIONS = frozenset({"tribute", "return", "lead", "follow", "grace"})
 
+MAX_DEPTH = 16
+"""Deepest nesting of arrays and objects a log line may have; EVENTS.md needs three."""
+MAX_INT = 2**53
+"""Largest integer magnitude a field may hold: what every JSON reader keeps exactly."""
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
 
 class EventError(ValueError):
     """A log line or event that does not meet EVENTS.md; the message names what is wrong."""
@@ -44,21 +52,44 @@ def _need(obj: Mapping[str, Any], name: str, kind: str) -> Any:
     return obj[name]
 
 
+def _number(value: Any) -> float | None:
+    """``value`` as a finite float, or None when it is not a number that fits one (bool, 400 digits)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _shown(value: Any) -> str:
+    """A field's value for an error message, cut short: a 400-digit number need not be echoed whole."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's digit limit
+        text = "an integer too long to show"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _time(obj: Mapping[str, Any], kind: str) -> float:
     value = _need(obj, "t", kind)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-        raise EventError(f"{kind}: field 't' must be a non-negative number of seconds, got {value!r}")
-    return float(value)
+    number = _number(value)
+    if number is None or number < 0:
+        raise EventError(f"{kind}: field 't' must be a non-negative number of seconds, got {_shown(value)}")
+    return number
 
 
 def _seat(obj: Mapping[str, Any], kind: str, name: str = "seat") -> str:
     value = _need(obj, name, kind)
     if value not in SEATS:
-        raise EventError(f"{kind}: field {name!r} must be one of E S W N, got {value!r}")
+        raise EventError(f"{kind}: field {name!r} must be one of E S W N, got {_shown(value)}")
     return str(value)
 
 
 def _card(value: Any, kind: str, name: str) -> str:
+    if not isinstance(value, str):
+        raise EventError(f"{kind}: field {name!r}: a card code is a string, got {_shown(value)} (R-CARD-1)")
     try:
         return Card.parse(value).code
     except RulesError as err:
@@ -69,11 +100,13 @@ def _cards(value: Any, kind: str, name: str) -> tuple[str, ...]:
     if isinstance(value, str):
         value = value.split()
     if not isinstance(value, (list, tuple)):
-        raise EventError(f"{kind}: field {name!r} must be a list of card codes, got {value!r}")
+        raise EventError(f"{kind}: field {name!r} must be a list of card codes, got {_shown(value)}")
     return tuple(_card(code, kind, name) for code in value)
 
 
 def _level(value: Any, kind: str, name: str) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+        raise EventError(f"{kind}: field {name!r}: bad level {_shown(value)} (R-LVL-1)")
     try:
         return parse_level(value)
     except RulesError as err:
@@ -82,13 +115,13 @@ def _level(value: Any, kind: str, name: str) -> str:
 
 def _side_map(value: Any, kind: str, name: str) -> dict[str, Any]:
     if not isinstance(value, Mapping) or set(value) - set(SIDES):
-        raise EventError(f"{kind}: field {name!r} must map EW and NS, got {value!r}")
+        raise EventError(f"{kind}: field {name!r} must map EW and NS, got {_shown(value)}")
     return dict(value)
 
 
 def _int(value: Any, kind: str, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise EventError(f"{kind}: field {name!r} must be an integer {low}..{high}, got {value!r}")
+        raise EventError(f"{kind}: field {name!r} must be an integer {low}..{high}, got {_shown(value)}")
     return value
 
 
@@ -146,14 +179,18 @@ class MatchStart(Record):
         sides = _side_map(obj.get("sides", {}), kind, "sides")
         rules = obj.get("rules")
         if rules is not None and not isinstance(rules, Mapping):
-            raise EventError(f"match: field 'rules' must be an object, got {rules!r}")
+            raise EventError(f"match: field 'rules' must be an object, got {_shown(rules)}")
+        if rules:
+            from referee_station.table.config import RulesConfig  # config imports this module
+
+            RulesConfig.from_mapping(rules)  # an unknown or mistyped setting is this line's error
+        if any(not isinstance(name, str) for name in sides.values()):
+            raise EventError(f"match: field 'sides' must map EW and NS to names, got {_shown(sides)}")
         levels = obj.get("levels")
         if levels is not None:
             levels = {side: _level(v, kind, f"levels.{side}") for side, v in _side_map(levels, kind, "levels").items()}
         level = _level(obj["level"], kind, "level") if obj.get("level") is not None else None
-        return cls(
-            _time(obj, kind), {k: str(v) for k, v in sides.items()}, dict(rules) if rules else None, levels, level
-        )
+        return cls(_time(obj, kind), dict(sides), dict(rules) if rules else None, levels, level)
 
 
 @dataclass(frozen=True)
@@ -178,7 +215,7 @@ class DealStart(Record):
         hands = obj.get("hands")
         if hands is not None:
             if not isinstance(hands, Mapping) or set(hands) - set(SEATS):
-                raise EventError(f"deal: field 'hands' must map seats E S W N to card lists, got {hands!r}")
+                raise EventError(f"deal: field 'hands' must map seats E S W N to card lists, got {_shown(hands)}")
             hands = {seat: _cards(cards, kind, f"hands.{seat}") for seat, cards in hands.items()}
         return cls(_time(obj, kind), leader, hands)
 
@@ -226,12 +263,12 @@ class PlayCards(Record):
             raise EventError("play: field 'cards' is empty (a pass is its own event)")
         declared = obj.get("as")
         if declared is not None and (not isinstance(declared, Mapping) or "kind" not in declared):
-            raise EventError(f"play: field 'as' must be an object with 'kind' (and 'key'), got {declared!r}")
+            raise EventError(f"play: field 'as' must be an object with 'kind' (and 'key'), got {_shown(declared)}")
         confidence = obj.get("confidence")
         if confidence is not None and (
             isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0.0 <= confidence <= 1.0
         ):
-            raise EventError(f"play: field 'confidence' must be a number 0..1, got {confidence!r}")
+            raise EventError(f"play: field 'confidence' must be a number 0..1, got {_shown(confidence)}")
         return cls(
             _time(obj, kind),
             _seat(obj, kind),
@@ -329,10 +366,10 @@ class Ruling(Record):
         flag = _int(_need(obj, "flag", kind), kind, "flag", 1, 10**9)
         decision = _need(obj, "decision", kind)
         if decision not in ("confirm", "dismiss"):
-            raise EventError(f"ruling: field 'decision' must be confirm or dismiss, got {decision!r}")
+            raise EventError(f"ruling: field 'decision' must be confirm or dismiss, got {_shown(decision)}")
         stop_next = obj.get("stop_next", False)
         if not isinstance(stop_next, bool):
-            raise EventError(f"ruling: field 'stop_next' must be true or false, got {stop_next!r}")
+            raise EventError(f"ruling: field 'stop_next' must be true or false, got {_shown(stop_next)}")
         return cls(_time(obj, kind), flag, decision, stop_next)
 
 
@@ -348,15 +385,73 @@ class Output(Record):
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Output:
-        try:
-            values = {f.name: obj.get(cls.JSON_NAMES.get(f.name, f.name), f.default) for f in fields(cls)}
-            values["t"] = _time(obj, cls.TYPE)
-            for f in fields(cls):
-                if isinstance(values[f.name], list):
-                    values[f.name] = tuple(values[f.name])
-            return cls(**values)
-        except TypeError as err:
-            raise EventError(f"{cls.TYPE}: {err}") from err
+        """Every field of the output is checked against its type hint: a missing or mistyped one is
+        this line's error, so a half-read ``deal_end`` never reaches the register or a result."""
+        values: dict[str, Any] = {"t": _time(obj, cls.TYPE)}
+        hints = get_type_hints(cls)
+        for f in fields(cls):
+            if f.name == "t":
+                continue
+            name = cls.JSON_NAMES.get(f.name, f.name)
+            if name not in obj:
+                if f.name not in cls.OPTIONAL:
+                    raise EventError(f"{cls.TYPE}: missing field {name!r}")
+                values[f.name] = f.default if f.default is not MISSING else None
+                continue
+            values[f.name] = _typed(obj[name], hints[f.name], f"{cls.TYPE}: field {name!r}")
+        return cls(**values)
+
+
+def _typed(value: Any, hint: Any, where: str) -> Any:
+    """``value`` checked against a field's type hint (str, int, float, bool, None, tuple[X, ...],
+    dict[str, X] and unions of them); JSON lists become tuples."""
+    origin = get_origin(hint)
+    if origin in (Union, types.UnionType):
+        for option in get_args(hint):
+            try:
+                return _typed(value, option, where)
+            except EventError:
+                continue
+        raise EventError(f"{where} must be {_hint_name(hint)}, got {_shown(value)}")
+    if hint is type(None):
+        if value is None:
+            return None
+    elif hint is bool:
+        if isinstance(value, bool):
+            return value
+    elif hint is int:
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) <= MAX_INT:
+            return value
+    elif hint is float:
+        number = _number(value)
+        if number is not None:
+            return number
+    elif hint is str:
+        if isinstance(value, str):
+            return value
+    elif origin is tuple:
+        if isinstance(value, list):
+            item = get_args(hint)[0]
+            return tuple(_typed(v, item, where) for v in value)
+    elif origin is dict:
+        if isinstance(value, Mapping) and all(isinstance(k, str) for k in value):
+            item = get_args(hint)[1]
+            return {k: _typed(v, item, where) for k, v in value.items()}
+    else:
+        raise TypeError(f"no check for type hint {hint!r}")  # a new output field needs one here
+    raise EventError(f"{where} must be {_hint_name(hint)}, got {_shown(value)}")
+
+
+def _hint_name(hint: Any) -> str:
+    if hint is type(None):
+        return "null"
+    if get_origin(hint) in (Union, types.UnionType):
+        return " or ".join(_hint_name(option) for option in get_args(hint))
+    if get_origin(hint) is tuple:
+        return f"a list of {_hint_name(get_args(hint)[0])}"
+    if get_origin(hint) is dict:
+        return f"an object of {_hint_name(get_args(hint)[1])}"
+    return {bool: "true or false", int: "an integer", float: "a number", str: "a string"}[hint]
 
 
 @dataclass(frozen=True)
@@ -462,14 +557,40 @@ def parse_record(obj: Any) -> Record:
     kind = obj.get("type")
     cls = RECORD_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise EventError(f"unknown event type {kind!r}; expected one of {', '.join(RECORD_TYPES)}")
+        raise EventError(f"unknown event type {_shown(kind)}; expected one of {', '.join(RECORD_TYPES)}")
     return cls.from_json(obj)
 
 
 def parse_line(line: str) -> Record:
-    """Read one JSON line of a table log; :class:`EventError` says what is wrong with it."""
+    """Read one JSON line of a table log; :class:`EventError` says what is wrong with it.
+
+    Whatever the line holds (an integer of 5,000 digits, arrays nested 50,000 deep, a lone UTF-16
+    surrogate that no file or database could store again) ends as an :class:`EventError`, so a
+    reader can skip the line with its number and go on."""
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as err:
         raise EventError(f"not JSON: {err.msg} at column {err.colno}") from err
+    except ValueError as err:  # an integer past Python's digit limit
+        raise EventError("not JSON: a number of more than 4300 digits") from err
+    except RecursionError as err:
+        raise EventError(f"nested deeper than {MAX_DEPTH} levels") from err
+    _check_tree(obj)
     return parse_record(obj)
+
+
+def _check_tree(obj: Any) -> None:
+    """Depth at most :data:`MAX_DEPTH` and no lone surrogate in any string, walked without recursion."""
+    stack: list[tuple[Any, int]] = [(obj, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            if _LONE_SURROGATE.search(value):
+                raise EventError(f"a string holds a lone UTF-16 surrogate: {_shown(value)}")
+            continue
+        if not isinstance(value, (dict, list)):
+            continue
+        if depth >= MAX_DEPTH:
+            raise EventError(f"nested deeper than {MAX_DEPTH} levels")
+        items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+        stack.extend((item, depth + 1) for item in items)

@@ -29,6 +29,7 @@ def test_broker_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert users == ["head", "station-A1", "station-A2"]
     assert "topic write guandan/x/A2/events" in (tmp_path / "acl").read_text()
     assert (tmp_path / "stations.csv").stat().st_mode & 0o077 == 0
+    assert "use_username_as_clientid true" in (tmp_path / "mosquitto-hall.conf").read_text().splitlines()
     assert command.run(parse("broker-files", "--dir", str(tmp_path), "--tables", "A/1")) == 2
     assert "must be 1-64" in capsys.readouterr().err
 

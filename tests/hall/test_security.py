@@ -82,7 +82,7 @@ def test_station_cannot_publish_under_another_table_or_rule(hall: Hall, register
         wait_for(lambda: len(register.records(HALL)) == 1, what="the one good message stored")
         rogue.close()
     assert [row[1] for row in register.records(HALL)] == ["T07"]
-    assert head.stats.dropped == 1
+    assert [a.reason for a in head.alarms["T07"]] == ["envelope names table 'T08' on table T07's topic"]
 
 
 def test_duplicates_are_dropped_by_id(hall: Hall, register: Register) -> None:

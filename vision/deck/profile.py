@@ -8,15 +8,23 @@ misses about one index in twenty of an unseen font), optionally ``classifier_con
 context classifier fitted to the deck's rendered rows, mixed in as the generic reader mixes its own) and
 ``deck.json``: design name, date, accuracy on held-back augmented crops, the confidence threshold below
 which a table's cards are not this deck (``vision.deck.mismatch``), and the locator's peak threshold.
+
+A profile comes from outside the station, so :meth:`DeckProfile.load` checks it before reading
+anything whole: only the files above, each within :data:`FILE_MAX` bytes as stored and as
+unpacked (a zip bomb is refused by its headers), ``deck.json`` against the :class:`DeckMeta`
+schema (no unknown field, every value of its type), and every network a self-contained ONNX model
+(``vision.deck.onnx_check``: no external data naming a file outside the profile).
 """
 
 from __future__ import annotations
 
 import json
 import zipfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+from typing import Any
 
+from vision.deck.onnx_check import check_onnx
 from vision.reader import (
     CLASSIFIER_FILES,
     CONTEXT_FILE,
@@ -30,6 +38,12 @@ from vision.reader import (
 )
 
 FORMAT = 1
+FILE_MAX = 64 * 2**20
+"""Bytes one network of a profile may take (the shipped ones are under 1 MiB)."""
+META_MAX = 64 * 2**10
+"""Bytes ``deck.json`` may take."""
+PROFILE_FILES = frozenset({"deck.json", *CLASSIFIER_FILES, LOCATOR_FILE, CONTEXT_FILE})
+"""Every file a profile may hold."""
 
 
 @dataclass(frozen=True)
@@ -90,22 +104,104 @@ class DeckProfile:
 
     @classmethod
     def load(cls, path: Path) -> DeckProfile:
-        """Read a profile zip or folder; ValueError when it is not one."""
+        """Read a profile zip or folder; ValueError naming the file and the fault when it is not one."""
         path = Path(path)
         try:
-            if path.is_dir():
-                files = {p.name: p.read_bytes() for p in path.iterdir() if p.is_file()}
-            else:
-                with zipfile.ZipFile(path) as z:
-                    files = {name: z.read(name) for name in z.namelist()}
-            fields = json.loads(files["deck.json"].decode())
-            model = files[CLASSIFIER_FILES[0]]
-        except (OSError, KeyError, zipfile.BadZipFile, UnicodeDecodeError, json.JSONDecodeError) as err:
+            files = _read_folder(path) if path.is_dir() else _read_zip(path)
+        except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError) as err:
             raise ValueError(f"{path}: not a deck profile ({err})") from err
-        if fields.get("format") != FORMAT:
-            raise ValueError(f"{path}: deck profile format {fields.get('format')!r}, this station reads {FORMAT}")
+        if "deck.json" not in files or CLASSIFIER_FILES[0] not in files:
+            missing = "deck.json" if "deck.json" not in files else CLASSIFIER_FILES[0]
+            raise ValueError(f"{path}: not a deck profile (no {missing})")
+        meta = _meta(files["deck.json"], path)
+        for name, data in files.items():
+            if name != "deck.json":
+                check_onnx(data, f"{path}: {name}")
         further = tuple(files[name] for name in CLASSIFIER_FILES[1:] if name in files)
-        return cls(DeckMeta(**fields), model, files.get(LOCATOR_FILE), further, files.get(CONTEXT_FILE))
+        return cls(meta, files[CLASSIFIER_FILES[0]], files.get(LOCATOR_FILE), further, files.get(CONTEXT_FILE))
+
+
+def _limit(name: str) -> int:
+    return META_MAX if name == "deck.json" else FILE_MAX
+
+
+def _read_zip(path: Path) -> dict[str, bytes]:
+    """The profile's files from a zip, each checked by name and size before it is unpacked."""
+    files: dict[str, bytes] = {}
+    with zipfile.ZipFile(path) as z:
+        for info in z.infolist():
+            if info.is_dir():
+                continue
+            if info.filename not in PROFILE_FILES:
+                raise ValueError(f"{path}: unexpected file {info.filename!r} in a deck profile")
+            if info.filename in files:
+                raise ValueError(f"{path}: {info.filename} appears twice")
+            limit = _limit(info.filename)
+            if info.file_size > limit or info.compress_size > limit:
+                raise ValueError(f"{path}: {info.filename} unpacks to {info.file_size} bytes, over {limit}")
+            with z.open(info) as entry:
+                data = entry.read(limit + 1)  # never more than the limit, whatever the header said
+            if len(data) > limit:
+                raise ValueError(f"{path}: {info.filename} is over {limit} bytes")
+            files[info.filename] = data
+    return files
+
+
+def _read_folder(path: Path) -> dict[str, bytes]:
+    """The profile's files from a folder: only its own regular files (no links out of it), sizes checked."""
+    files: dict[str, bytes] = {}
+    for name in sorted(PROFILE_FILES):
+        file = path / name
+        if not file.exists() and not file.is_symlink():
+            continue
+        if file.is_symlink() or not file.is_file():
+            raise ValueError(f"{file}: a deck profile's file must be a regular file inside its folder")
+        if file.stat().st_size > _limit(name):
+            raise ValueError(f"{file}: {file.stat().st_size} bytes, over {_limit(name)}")
+        files[name] = file.read_bytes()
+    return files
+
+
+def _meta(data: bytes, path: Path) -> DeckMeta:
+    """``deck.json`` checked against :class:`DeckMeta`: its fields only, each of its type and range."""
+    try:
+        obj = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:
+        raise ValueError(f"{path}: deck.json is not JSON ({err})") from err
+    if not isinstance(obj, dict):
+        raise ValueError(f"{path}: deck.json must be a JSON object, got {type(obj).__name__}")
+    if obj.get("format") != FORMAT:
+        raise ValueError(f"{path}: deck profile format {obj.get('format')!r}, this station reads {FORMAT}")
+    known = {f.name for f in fields(DeckMeta)}
+    if unknown := sorted(set(obj) - known):
+        raise ValueError(f"{path}: deck.json has unknown field {unknown[0]!r}")
+    if missing := sorted(known - set(obj) - {"format"}):
+        raise ValueError(f"{path}: deck.json lacks field {missing[0]!r}")
+    for name, check in _META_CHECKS.items():
+        if not check(obj[name]):
+            raise ValueError(f"{path}: deck.json field {name!r} is {obj[name]!r}: {_META_WANTED[name]}")
+    return DeckMeta(**{name: float(v) if name in (*_SHARES, "seconds") else v for name, v in obj.items()})
+
+
+def _number(value: Any, low: float, high: float) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high  # NaN fails
+
+
+_SHARES = ("accuracy", "confidence", "mismatch_below", "peak")
+_META_CHECKS = {
+    "design": lambda v: isinstance(v, str) and 0 < len(v) <= 200,
+    "created": lambda v: isinstance(v, str) and len(v) <= 64,
+    "held_back_crops": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10**9,
+    "seconds": lambda v: _number(v, 0.0, 1e9),
+    **{name: (lambda v: _number(v, 0.0, 1.0)) for name in _SHARES},
+}
+_META_WANTED = {
+    "design": "a name of 1-200 characters",
+    "created": "an ISO 8601 time",
+    "held_back_crops": "a count",
+    "seconds": "a number of seconds",
+    **{name: "a number 0..1" for name in _SHARES},
+}
 
 
 def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardReader:
@@ -123,7 +219,19 @@ def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardRe
         raise ValueError(f"no card reader models ({', '.join(missing)}) in {model_dir}: pass --models")
     if deck is None:
         return CardReader.from_onnx(model_dir)
-    return fitted_reader(deck.classifiers, deck.locator, deck.context, deck.meta.peak, model_dir)
+    from onnxruntime.capi.onnxruntime_pybind11_state import (
+        Fail,
+        InvalidArgument,
+        InvalidGraph,
+        InvalidProtobuf,
+        NoSuchFile,
+        RuntimeException,
+    )
+
+    try:
+        return fitted_reader(deck.classifiers, deck.locator, deck.context, deck.meta.peak, model_dir)
+    except (Fail, InvalidArgument, InvalidGraph, InvalidProtobuf, NoSuchFile, RuntimeException) as err:
+        raise ValueError(f"deck profile {deck.meta.design!r}: its networks do not load ({err})") from err
 
 
 def fitted_reader(

@@ -7,12 +7,16 @@ seat units in the loop: each is a ``TableFeed``. A camera is optional and separa
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from referee_station.table.events import Record, parse_line
+from referee_station.log.jsonl import LineError, iter_lines
+from referee_station.table.events import Record
+
+log = logging.getLogger(__name__)
 
 TableFeed = Iterable[Record]
 """A table's input events in time order (outputs in a recorded log are skipped by the readers)."""
@@ -34,10 +38,11 @@ class LiveTable:
 
 
 def jsonl_feed(path: Path) -> Iterator[Record]:
-    """The input events of a recorded JSON-lines table log (EVENTS.md), outputs skipped."""
-    with path.open(encoding="utf-8") as lines:
-        for line in lines:
-            if line.strip():
-                record = parse_line(line)
-                if record.IS_INPUT:
-                    yield record
+    """The input events of a recorded JSON-lines table log (EVENTS.md), outputs skipped, and
+    malformed lines skipped with a warning naming their number (the rest of the log still plays)."""
+    with path.open(encoding="utf-8", errors="replace") as lines:
+        for item in iter_lines(lines):
+            if isinstance(item, LineError):
+                log.warning("%s:%d: skipped: %s", path, item.line, item.message)
+            elif item.record.IS_INPUT:
+                yield item.record

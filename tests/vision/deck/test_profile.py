@@ -24,30 +24,37 @@ def generic_profile(mismatch_below: float) -> DeckProfile:
     return DeckProfile(meta, (MODELS_DIR / "classifier.onnx").read_bytes())
 
 
+def stub(name: str) -> bytes:
+    """A well-formed ONNX ModelProto (ir_version 8, an empty graph called ``name``): what the profile's
+    checks need to pass; the round trip below never runs it."""
+    graph = b"\x12" + bytes([len(name)]) + name.encode()  # GraphProto.name is field 2
+    return b"\x08\x08\x3a" + bytes([len(graph)]) + graph
+
+
 def test_zip_and_folder_round_trip(tmp_path):
-    profile = DeckProfile(META, b"onnx bytes")
+    profile = DeckProfile(META, stub("onnx"))
     profile.save(tmp_path / "d.deck")
     assert DeckProfile.load(tmp_path / "d.deck") == profile
     folder = tmp_path / "d"
     folder.mkdir()
     (folder / "deck.json").write_text(json.dumps(META.__dict__))
-    (folder / "classifier.onnx").write_bytes(b"onnx bytes")
+    (folder / "classifier.onnx").write_bytes(stub("onnx"))
     assert DeckProfile.load(folder) == profile
-    (folder / "locator.onnx").write_bytes(b"locator bytes")  # a profile with an adapted locator
-    assert DeckProfile.load(folder).locator == b"locator bytes"
-    with_locator = DeckProfile(META, b"onnx bytes", b"locator bytes")
+    (folder / "locator.onnx").write_bytes(stub("locator"))  # a profile with an adapted locator
+    assert DeckProfile.load(folder).locator == stub("locator")
+    with_locator = DeckProfile(META, stub("onnx"), stub("locator"))
     with_locator.save(tmp_path / "l.deck")
     assert DeckProfile.load(tmp_path / "l.deck") == with_locator
-    (folder / "classifier_2.onnx").write_bytes(b"second")  # a profile fitted from a pair of classifiers
-    assert DeckProfile.load(folder).classifiers == [b"onnx bytes", b"second"]
-    pair = DeckProfile(META, b"onnx bytes", b"locator bytes", (b"second", b"third"))
+    (folder / "classifier_2.onnx").write_bytes(stub("second"))  # a profile fitted from a pair of classifiers
+    assert DeckProfile.load(folder).classifiers == [stub("onnx"), stub("second")]
+    pair = DeckProfile(META, stub("onnx"), stub("locator"), (stub("second"), stub("third")))
     pair.save(tmp_path / "p.deck")
     assert DeckProfile.load(tmp_path / "p.deck") == pair
     with pytest.raises(ValueError, match="at most 3 classifiers"):
-        DeckProfile(META, b"onnx bytes", None, (b"2", b"3", b"4"))
-    (folder / "classifier_context.onnx").write_bytes(b"context")  # a profile with a fitted context classifier
-    assert DeckProfile.load(folder).context == b"context"
-    full = DeckProfile(META, b"onnx bytes", b"locator bytes", (b"second",), b"context")
+        DeckProfile(META, stub("onnx"), None, (b"2", b"3", b"4"))
+    (folder / "classifier_context.onnx").write_bytes(stub("context"))  # a profile with a fitted context classifier
+    assert DeckProfile.load(folder).context == stub("context")
+    full = DeckProfile(META, stub("onnx"), stub("locator"), (stub("second"),), stub("context"))
     full.save(tmp_path / "c.deck")
     assert DeckProfile.load(tmp_path / "c.deck") == full
 
