@@ -1,0 +1,82 @@
+"""The event's journal in SQLite (one event per file), the single place its state comes from.
+
+An action is checked against the replayed state before it is appended, in one transaction, so a
+refused action leaves nothing behind and a stored journal always replays. Schema (version 1)::
+
+    journal(seq INTEGER PRIMARY KEY, at REAL, kind TEXT, by TEXT, body TEXT)
+    schema_version(version INTEGER)
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from types import TracebackType
+
+from referee_station.event.actions import Action, JournalError, action_from_json
+from referee_station.event.model import EventState
+
+SCHEMA_VERSION = 1
+
+
+class EventStoreError(RuntimeError):
+    """The file is not an event journal this code can read (the message names it)."""
+
+
+class EventStore:
+    """Append-only journal of one event; :meth:`record` is the only writer."""
+
+    def __init__(self, path: str | Path, create: bool = False) -> None:
+        self.path = Path(path)
+        if not create and not self.path.exists():
+            raise EventStoreError(f"{self.path}: no such event file (create one with event new)")
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS journal (seq INTEGER PRIMARY KEY, at REAL NOT NULL,"
+                " kind TEXT NOT NULL, by TEXT NOT NULL, body TEXT NOT NULL)"
+            )
+            version = self._db.execute("SELECT max(version) FROM schema_version").fetchone()[0]
+        except sqlite3.DatabaseError as err:
+            raise EventStoreError(f"{self.path}: not an event journal ({err})") from err
+        if version is None:
+            self._db.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
+        elif version > SCHEMA_VERSION:
+            raise EventStoreError(f"{self.path}: schema version {version} is newer than this code's {SCHEMA_VERSION}")
+        self.state = EventState.replay(self.actions())
+
+    def actions(self) -> list[Action]:
+        out = []
+        for seq, body in self._db.execute("SELECT seq, body FROM journal ORDER BY seq"):
+            try:
+                out.append(action_from_json(json.loads(body)))
+            except (json.JSONDecodeError, JournalError) as err:
+                raise EventStoreError(f"{self.path}: journal entry {seq}: {err}") from err
+        return out
+
+    def record(self, action: Action) -> None:
+        """Apply ``action`` to the state (raising, and storing nothing, if it does not fit), then store it."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self.state.apply(action)
+            body = json.dumps(action.to_json(), ensure_ascii=False, sort_keys=True)
+            row = (action.at, action.KIND, action.by, body)
+            self._db.execute("INSERT INTO journal (at, kind, by, body) VALUES (?, ?, ?, ?)", row)
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            self.state = EventState.replay(self.actions())
+            raise
+        self._db.execute("COMMIT")
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
