@@ -15,6 +15,9 @@ PAIRING_HEADER = ("桌号 table", "东西 EW", "东西选手 EW players", "南�
 STANDINGS_HEADER = ("名次 place", "编号 pair", "选手 players", "单位 unit", "积分 points", "小分 small",
                     "得分 gained", "失分 conceded", "轮 rounds", "签 lot")  # fmt: skip
 
+SCORE_HEADER = ("桌号 table", "东西 EW", "南北 NS", "胜方 winner", "积分 points EW:NS", "小分 small EW:NS",
+                "得分 gained EW:NS", "状态 status")  # fmt: skip
+
 
 def _players(state: EventState, number: int) -> str:
     pair = state.pairs[number]
@@ -39,6 +42,21 @@ def standings_rows(state: EventState, through: int | None = None) -> list[tuple[
         totals = (s.totals.points, s.totals.small, s.totals.gained, s.totals.conceded, s.played)
         lot = f"{s.lot}{' *' if s.by_lot else ''}"
         rows.append((str(s.place), str(s.pair.number), " / ".join(s.pair.names), s.pair.unit, *map(str, totals), lot))
+    return rows
+
+
+def score_rows(state: EventState, round_no: int) -> list[tuple[str, ...]]:
+    """One row per table of a round: the counted result (blank while it does not count) and its status."""
+    scores = state.scores(round_no)
+    rows = []
+    for number, result in sorted(state.round(round_no).results.items()):
+        t = result.table
+        if t.ew in scores and t.ns in scores:
+            ew, ns = scores[t.ew], scores[t.ns]
+            figures = (f"{ew.points}:{ns.points}", f"{ew.small}:{ns.small}", f"{ew.gained}:{ns.gained}")
+        else:
+            figures = ("", "", "")
+        rows.append((str(number), str(t.ew), str(t.ns), result.winner() or "", *figures, result.status))
     return rows
 
 
