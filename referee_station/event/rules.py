@@ -68,11 +68,13 @@ class EventRules:
         if unknown:
             raise EventConfigError(f"event rules: unknown setting(s) {', '.join(unknown)}; known: {', '.join(known)}")
         values: dict[str, Any] = dict(obj)
+        for name, kind in (("system", System), ("first_round", FirstRound)):
+            if name in values:
+                if values[name] not in set(kind):
+                    choices = ", ".join(kind)
+                    raise EventConfigError(f"event rules: {name} {values[name]!r} is not one of {choices}")
+                values[name] = kind(values[name])
         try:
-            if "system" in values:
-                values["system"] = System(values["system"])
-            if "first_round" in values:
-                values["first_round"] = FirstRound(values["first_round"])
             if "forfeit_small" in values:
                 values["forfeit_small"] = tuple(int(v) for v in values["forfeit_small"])
             if "diff_table" in values:
