@@ -101,8 +101,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     forfeit = action("forfeit", "a pair forfeits (seed 003 十一.3: 15 minutes late)", run_forfeit)
     forfeit.add_argument("--round", type=int, required=True)
     forfeit.add_argument("--pair", type=int, required=True)
-    forfeit.add_argument("--reason", help="why (required unless --seated-at decides by the round clock)")
-    forfeit.add_argument("--seated-at", type=float, help="when the pair sat down: forfeits only if too late")
+    forfeit.add_argument("--reason", help="why (required unless the round clock decides: --seated-at, --not-seated)")
+    seated = forfeit.add_mutually_exclusive_group()
+    seated.add_argument("--seated-at", type=float, help="when the pair sat down: forfeits only if that was too late")
+    seated.add_argument("--not-seated", action="store_true", help="not seated at --at: forfeits only if too late")
     standings = action("standings", "print the standings (R-MATCH-3)", run_standings)
     standings.add_argument("--through", type=int, help="after this round (default: all)")
     action("audit", "print the journal: every change, when and by whom", run_audit)
@@ -243,21 +245,27 @@ def run_correct(store: EventStore, args: argparse.Namespace, at: float) -> int:
     correction = ResultCorrected(at=at, by=args.by, round=args.round, table=args.table, winner=args.winner,
                                  gained=_gained(args.gained), reason=args.reason)  # fmt: skip
     store.record(correction)
+    later = [r.pairing.round for r in store.state.rounds[args.round :] if r.clock is not None]
+    if later:
+        print(f"note: round {later[0]} has started; seed 004 11.5 corrects earlier rounds only exceptionally,"
+              " and the published pairings stay (11.4)", file=sys.stderr)  # fmt: skip
+    print(f"round {args.round} table {args.table}: corrected to {args.winner} {args.gained} ({args.reason})")
     return 0
 
 
 def run_forfeit(store: EventStore, args: argparse.Namespace, at: float) -> int:
     reason = args.reason
-    if args.seated_at is not None:
+    if args.seated_at is not None or args.not_seated:
         clock = store.state.round(args.round).clock
         if clock is None:
             raise EventActionError(f"round {args.round} has not started; lateness needs its clock")
-        minutes = (args.seated_at - clock.start) / 60
+        seated = "seated" if args.seated_at is not None else "not seated"
+        minutes = ((args.seated_at if args.seated_at is not None else at) - clock.start) / 60
         if not forfeits_by_lateness(clock, args.seated_at, at, store.state.rules):
             limit = store.state.rules.late_forfeit_minutes
-            print(f"pair {args.pair}: seated {minutes:.1f} min after the start; forfeit only from {limit:g} (seed 003)")
+            print(f"pair {args.pair}: {seated} {minutes:.1f} min after the start; forfeits from {limit:g} (seed 003)")
             return 0
-        reason = reason or f"seated {minutes:.1f} minutes after the start (seed 003 十一.3)"
+        reason = reason or f"{seated} {minutes:.1f} minutes after the start (seed 003 十一.3)"
     store.record(Forfeited(at=at, by=args.by, round=args.round, pair=args.pair, reason=reason or ""))
     print(f"pair {args.pair} forfeits round {args.round}: {reason}")
     return 0

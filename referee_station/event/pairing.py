@@ -111,6 +111,26 @@ class SwissCost:
     """Sum over tables of the squared distance in the standings."""
 
 
+class _Costs:
+    """The four costs of one match, from the rank and score of each pair computed once."""
+
+    def __init__(
+        self,
+        ranked: Sequence[int],
+        points: Mapping[int, int],
+        met: frozenset[frozenset[int]],
+        byes: Mapping[int, int],
+    ) -> None:
+        self.rank = {pair: i for i, pair in enumerate(ranked)} | {BYE: len(ranked)}
+        self.score = {p: points[p] for p in ranked} | {BYE: min(points[p] for p in ranked) - 1}
+        self.met, self.byes = met, byes
+
+    def of(self, a: int, b: int) -> SwissCost:
+        repeat = self.byes.get(a or b, 0) if BYE in (a, b) else 0
+        rematch = int(BYE not in (a, b) and frozenset((a, b)) in self.met)
+        return SwissCost(repeat, rematch, (self.score[a] - self.score[b]) ** 2, (self.rank[a] - self.rank[b]) ** 2)
+
+
 def swiss_cost(
     matches: Iterable[tuple[int, int]],
     ranked: Sequence[int],
@@ -119,17 +139,14 @@ def swiss_cost(
     byes: Mapping[int, int],
 ) -> SwissCost:
     """The cost of a set of matches (``BYE`` as the partner of the pair sitting out)."""
-    rank = {pair: i for i, pair in enumerate(ranked)} | {BYE: len(ranked)}
-    score = dict(points) | {BYE: min(points[p] for p in ranked) - 1}
-    repeat = rematch = spread = distance = 0
-    for a, b in matches:
-        if BYE in (a, b):
-            repeat += byes.get(a or b, 0)
-        elif frozenset((a, b)) in met:
-            rematch += 1
-        spread += (score[a] - score[b]) ** 2
-        distance += (rank[a] - rank[b]) ** 2
-    return SwissCost(repeat, rematch, spread, distance)
+    costs = _Costs(ranked, points, met, byes)
+    each = [costs.of(a, b) for a, b in matches]
+    return SwissCost(
+        sum(c.repeat_byes for c in each),
+        sum(c.rematches for c in each),
+        sum(c.point_spread for c in each),
+        sum(c.rank_spread for c in each),
+    )
 
 
 def swiss(
@@ -153,10 +170,11 @@ def swiss(
     point_weight = rank_weight * (n * n * n + 1)
     rematch_weight = point_weight * (top_point * top_point * n + 1)
     bye_weight = rematch_weight * (n + 1)
+    costs = _Costs(ranked, points, met, byes)
     graph = nx.Graph()
     for i, a in enumerate(nodes):
         for b in nodes[i + 1 :]:
-            c = swiss_cost([(a, b)], ranked, points, met, byes)
+            c = costs.of(a, b)
             cost = (
                 bye_weight * c.repeat_byes
                 + rematch_weight * c.rematches
@@ -165,7 +183,7 @@ def swiss(
             )
             graph.add_edge(a, b, weight=-cost)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
-    rank = {pair: i for i, pair in enumerate(ranked)} | {BYE: n}
+    rank = costs.rank
     matches = sorted((tuple(sorted(m, key=rank.__getitem__)) for m in matching), key=lambda m: rank[m[0]])
     bye = next((a for a, b in matches if b == BYE), None)
     played = [m for m in matches if BYE not in m]

@@ -89,7 +89,9 @@ def test_lateness_and_refusals(tmp_path, capsys):
     assert run("pair", str(db), "--at", "2") == 0
     assert run("start", str(db), "--round", "1", "--at", "1000") == 0
     assert run("forfeit", str(db), "--round", "1", "--pair", "4", "--seated-at", "1600", "--at", "1600") == 0
-    assert "forfeit only from 15" in capsys.readouterr().out
+    assert "forfeits from 15" in capsys.readouterr().out
+    assert run("forfeit", str(db), "--round", "1", "--pair", "3", "--not-seated", "--at", "1500") == 0
+    assert "pair 3: not seated 8.3 min after the start; forfeits from 15" in capsys.readouterr().out
     assert run("forfeit", str(db), "--round", "1", "--pair", "4", "--seated-at", "1900", "--at", "1900") == 0
     assert "pair 4 forfeits round 1" in capsys.readouterr().out
     empty = tmp_path / "empty.jsonl"

@@ -18,6 +18,7 @@ from referee_station.event.actions import (
 )
 from referee_station.event.model import EventActionError, EventState
 from referee_station.event.planner import next_pairing
+from referee_station.event.rules import EventRules, System
 from referee_station.event.scoring import Outcome, RoundScore
 from referee_station.event.store import EventStore, EventStoreError
 from tests.event.helpers import new_event, pair_round, play
@@ -130,3 +131,22 @@ def test_a_file_that_is_not_an_event_is_refused_by_name(tmp_path):
         EventStore(bogus)
     with pytest.raises(EventStoreError, match="no such event file"):
         EventStore(tmp_path / "missing.db")
+
+
+def test_a_knockout_sends_the_winners_on_and_needs_a_winner_at_every_table():
+    state = new_event(6, rules=EventRules(system=System.KNOCKOUT))
+    pair_round(state)
+    play(state, 1, 1, "NS", {"EW": 1, "NS": 5})  # 2 beats 1
+    play(state, 1, 2, "EW", {"EW": 4, "NS": 0})  # 3 beats 4
+    play(state, 1, 3, "draw", {"EW": 3, "NS": 3})
+    with pytest.raises(EventActionError, match="table 3 is a draw: a knockout needs a winner"):
+        next_pairing(state)
+    state.apply(ResultCorrected(round=1, table=3, winner="NS", gained={"EW": 3, "NS": 3}, reason="decided by lot"))
+    second = pair_round(state)
+    assert [t.pairs for t in second.tables] == [(2, 3)] and second.bye == 6
+    play(state, 2, 1, "EW", {"EW": 6, "NS": 2})
+    final = pair_round(state)
+    assert [t.pairs for t in final.tables] == [(2, 6)] and final.bye is None
+    play(state, 3, 1, "NS", {"EW": 0, "NS": 2})
+    with pytest.raises(EventActionError, match="the knockout is over: pair 6 won"):
+        next_pairing(state)
