@@ -51,6 +51,7 @@ from referee_station.event.store import EventStore, EventStoreError
 from referee_station.log.jsonl import read_jsonl
 from referee_station.log.store import EventStore as LogStore
 from referee_station.log.store import is_sqlite
+from referee_station.table.events import MatchEnd
 
 PROG = "referee-station event"
 REFUSED = (EventActionError, EventConfigError, EventStoreError, PairsError, PairingError, IntakeError, ValueError)
@@ -90,6 +91,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     _table_args(result)
     result.add_argument("--log", type=Path, help="the station's log: JSON Lines or its SQLite database")
     result.add_argument("--log-table", help="the table id inside a station database holding several")
+    result.add_argument("--register", help="the hall's register, postgresql://… (with --hall-table)")
+    result.add_argument("--hall", default="hall", help="the hall's name in the register (default: hall)")
+    result.add_argument("--hall-table", help="the station's table id in the register, e.g. T03")
     _score_args(result)
     confirm = action("confirm", "one side signs the score sheet (seed 003 十三)", run_confirm)
     _table_args(confirm)
@@ -208,15 +212,32 @@ def run_result(store: EventStore, args: argparse.Namespace, at: float) -> int:
     if args.log is not None:
         end = last_match_end(_log_records(args.log, args.log_table), str(args.log))
         report = report_from_match_end(end, args.round, args.table, at, args.by, str(args.log))
+    elif args.register is not None:
+        if not args.hall_table:
+            raise ValueError("--register needs --hall-table (the station's table id)")
+        report = report_from_match_end(_register_end(args), args.round, args.table, at, args.by,
+                                       f"register {args.hall}/{args.hall_table}")  # fmt: skip
     else:
         if args.winner is None:
-            raise ValueError("give --log (the station's log) or --winner and --gained")
+            raise ValueError("give --log (the station's log), --register with --hall-table, or --winner and --gained")
         report = ResultReported(at=at, by=args.by, round=args.round, table=args.table, winner=args.winner,
                                 gained=_gained(args.gained), source="manual")  # fmt: skip
     store.record(report)
     scores = store.state.table(args.round, args.table)
     print(f"round {args.round} table {args.table}: {report.winner}, levels gained {report.gained}; {scores.status}")
     return 0
+
+
+def _register_end(args: argparse.Namespace) -> MatchEnd:
+    """psycopg (the [hall] extra) is imported only here."""
+    from referee_station.event.register_intake import register_match_end
+    from referee_station.hall.register import Register, RegisterError
+
+    try:
+        with Register(args.register) as register:
+            return register_match_end(register, args.hall, args.hall_table)
+    except RegisterError as err:
+        raise IntakeError(str(err)) from err
 
 
 def _log_records(path: Path, table: str | None):
