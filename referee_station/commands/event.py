@@ -26,6 +26,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from referee_station.event import sheets
 from referee_station.event.actions import (
@@ -47,11 +48,14 @@ from referee_station.event.pairs import PairsError, read_pairs
 from referee_station.event.planner import next_pairing
 from referee_station.event.rules import EventConfigError, EventRules
 from referee_station.event.scoring import DiffTable
-from referee_station.event.store import EventStore, EventStoreError
+from referee_station.event.store import EventStore, EventStoreError, Journal
 from referee_station.log.jsonl import read_jsonl
 from referee_station.log.store import EventStore as LogStore
 from referee_station.log.store import is_sqlite
 from referee_station.table.events import MatchEnd
+
+if TYPE_CHECKING:
+    from referee_station.event.pg_store import PgEventStore
 
 PROG = "referee-station event"
 REFUSED = (EventActionError, EventConfigError, EventStoreError, PairsError, PairingError, IntakeError, ValueError)
@@ -63,7 +67,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     def action(name: str, help: str, func) -> argparse.ArgumentParser:
         sub = actions.add_parser(name, help=help)
-        sub.add_argument("event", type=Path, help="the event's journal (SQLite)")
+        sub.add_argument("event", help="the event's journal: an SQLite file, or a hall's postgresql://… database")
+        sub.add_argument("--event-name", help="with a postgresql:// database: which event")
         sub.add_argument("--at", type=float, help="when, in seconds on the event's clock (default: now)")
         sub.add_argument("--by", default="", help="who does it (the journal's audit)")
         sub.set_defaults(func=lambda args: _run(func, args))
@@ -141,7 +146,7 @@ def _gained(text: str | None) -> dict[str, int]:
 def _run(func, args: argparse.Namespace) -> int:
     at = args.at if args.at is not None else time.time()
     try:
-        with EventStore(args.event, create=args.action == "new") as store:
+        with _open(args) as store:
             return func(store, args, at)
     except REFUSED as err:
         print(f"{PROG} {args.action}: {err}", file=sys.stderr)
@@ -151,7 +156,19 @@ def _run(func, args: argparse.Namespace) -> int:
         return 2
 
 
-def run_new(store: EventStore, args: argparse.Namespace, at: float) -> int:
+def _open(args: argparse.Namespace) -> EventStore | PgEventStore:
+    """The SQLite journal file, or an event in PostgreSQL (psycopg, the [hall] extra, imported only then)."""
+    create = args.action == "new"
+    if not args.event.startswith(("postgresql://", "postgres://")):
+        return EventStore(args.event, create=create)
+    if not args.event_name:
+        raise ValueError("a postgresql:// database holds many events: name one with --event-name")
+    from referee_station.event.pg_store import PgEventStore
+
+    return PgEventStore(args.event, args.event_name, create=create)
+
+
+def run_new(store: Journal, args: argparse.Namespace, at: float) -> int:
     try:
         settings = json.loads(args.rules.read_text(encoding="utf-8")) if args.rules else {}
     except json.JSONDecodeError as err:
@@ -165,11 +182,11 @@ def run_new(store: EventStore, args: argparse.Namespace, at: float) -> int:
         table = DiffTable.from_csv(args.diff_table.read_text(encoding="utf-8"), str(args.diff_table))
         settings["diff_table"] = table.to_json()
     store.record(Created(at=at, by=args.by, name=args.name, seed=args.seed, rules=EventRules.from_json(settings)))
-    print(f"event {args.name!r} created in {args.event}", file=sys.stderr)
+    print(f"event {args.name!r} created", file=sys.stderr)
     return 0
 
 
-def run_pairs(store: EventStore, args: argparse.Namespace, at: float) -> int:
+def run_pairs(store: Journal, args: argparse.Namespace, at: float) -> int:
     pairs = read_pairs(args.csv.read_text(encoding="utf-8"), str(args.csv))
     store.record(PairsImported(at=at, by=args.by, pairs=tuple(pairs), source=str(args.csv)))
     print(f"{len(pairs)} pairs imported from {args.csv}", file=sys.stderr)
@@ -183,7 +200,7 @@ def print_pairing(state: EventState, pairing: Pairing) -> None:
         print(f"rematch: pairs {a} and {b} meet again; no pairing of round {pairing.round} avoids it", file=sys.stderr)
 
 
-def run_pair(store: EventStore, args: argparse.Namespace, at: float) -> int:
+def run_pair(store: Journal, args: argparse.Namespace, at: float) -> int:
     upcoming = len(store.state.rounds) + 1
     if args.round is not None and args.round != upcoming:
         raise EventActionError(f"round {args.round} cannot be paired now; the next round is {upcoming}")
@@ -193,13 +210,13 @@ def run_pair(store: EventStore, args: argparse.Namespace, at: float) -> int:
     return 1 if pairing.rematches else 0
 
 
-def run_clock(store: EventStore, args: argparse.Namespace, at: float) -> int:
+def run_clock(store: Journal, args: argparse.Namespace, at: float) -> int:
     kind = RoundStarted if args.action == "start" else TimeCalled
     store.record(kind(at=at, by=args.by, round=args.round))
     return 0
 
 
-def run_may_deal(store: EventStore, args: argparse.Namespace, at: float) -> int:
+def run_may_deal(store: Journal, args: argparse.Namespace, at: float) -> int:
     clock = store.state.round(args.round).clock
     if clock is None:
         raise EventActionError(f"round {args.round} has not started (event start)")
@@ -208,7 +225,7 @@ def run_may_deal(store: EventStore, args: argparse.Namespace, at: float) -> int:
     return 0 if decision else 1
 
 
-def run_result(store: EventStore, args: argparse.Namespace, at: float) -> int:
+def run_result(store: Journal, args: argparse.Namespace, at: float) -> int:
     if args.log is not None:
         end = last_match_end(_log_records(args.log, args.log_table), str(args.log))
         report = report_from_match_end(end, args.round, args.table, at, args.by, str(args.log))
@@ -254,13 +271,13 @@ def _log_records(path: Path, table: str | None):
     return [item.record for item in records]
 
 
-def run_confirm(store: EventStore, args: argparse.Namespace, at: float) -> int:
+def run_confirm(store: Journal, args: argparse.Namespace, at: float) -> int:
     store.record(ResultConfirmed(at=at, by=args.by, round=args.round, table=args.table, side=args.side))
     print(f"round {args.round} table {args.table}: {store.state.table(args.round, args.table).status}")
     return 0
 
 
-def run_correct(store: EventStore, args: argparse.Namespace, at: float) -> int:
+def run_correct(store: Journal, args: argparse.Namespace, at: float) -> int:
     if args.winner is None:
         raise ValueError("--winner is needed for a correction")
     correction = ResultCorrected(at=at, by=args.by, round=args.round, table=args.table, winner=args.winner,
@@ -274,7 +291,7 @@ def run_correct(store: EventStore, args: argparse.Namespace, at: float) -> int:
     return 0
 
 
-def run_forfeit(store: EventStore, args: argparse.Namespace, at: float) -> int:
+def run_forfeit(store: Journal, args: argparse.Namespace, at: float) -> int:
     reason = args.reason
     if args.seated_at is not None or args.not_seated:
         clock = store.state.round(args.round).clock
@@ -292,14 +309,14 @@ def run_forfeit(store: EventStore, args: argparse.Namespace, at: float) -> int:
     return 0
 
 
-def run_standings(store: EventStore, args: argparse.Namespace, at: float) -> int:
+def run_standings(store: Journal, args: argparse.Namespace, at: float) -> int:
     print("\t".join(sheets.STANDINGS_HEADER))
     for row in sheets.standings_rows(store.state, args.through):
         print("\t".join(row))
     return 0
 
 
-def run_audit(store: EventStore, args: argparse.Namespace, at: float) -> int:
+def run_audit(store: Journal, args: argparse.Namespace, at: float) -> int:
     for number, action in enumerate(store.actions(), start=1):
         body = {k: v for k, v in action.to_json().items() if k not in ("kind", "at", "by")}
         stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(action.at))
@@ -307,7 +324,7 @@ def run_audit(store: EventStore, args: argparse.Namespace, at: float) -> int:
     return 0
 
 
-def run_export(store: EventStore, args: argparse.Namespace, at: float) -> int:
+def run_export(store: Journal, args: argparse.Namespace, at: float) -> int:
     state = store.state
     round_no = args.round or len(state.rounds)
     if args.what != "standings":

@@ -13,6 +13,7 @@ import json
 import sqlite3
 from pathlib import Path
 from types import TracebackType
+from typing import Protocol
 
 from referee_station.event.actions import Action, JournalError, action_from_json
 from referee_station.event.model import EventState
@@ -22,6 +23,31 @@ SCHEMA_VERSION = 1
 
 class EventStoreError(RuntimeError):
     """The file is not an event journal this code can read (the message names it)."""
+
+
+class Journal(Protocol):
+    """What the commands need of a journal, in SQLite (:class:`EventStore`) or PostgreSQL."""
+
+    state: EventState
+
+    def actions(self) -> list[Action]: ...
+
+    def record(self, action: Action) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def encode(action: Action) -> str:
+    """An action's journal body: its JSON, keys sorted, Chinese kept readable."""
+    return json.dumps(action.to_json(), ensure_ascii=False, sort_keys=True)
+
+
+def decode(body: str, where: str) -> Action:
+    """Read a journal body back; ``where`` names the entry in the error."""
+    try:
+        return action_from_json(json.loads(body))
+    except (json.JSONDecodeError, JournalError) as err:
+        raise EventStoreError(f"{where}: {err}") from err
 
 
 class EventStore:
@@ -50,21 +76,15 @@ class EventStore:
         self.state = EventState.replay(self.actions())
 
     def actions(self) -> list[Action]:
-        out = []
-        for seq, body in self._db.execute("SELECT seq, body FROM journal ORDER BY seq"):
-            try:
-                out.append(action_from_json(json.loads(body)))
-            except (json.JSONDecodeError, JournalError) as err:
-                raise EventStoreError(f"{self.path}: journal entry {seq}: {err}") from err
-        return out
+        rows = self._db.execute("SELECT seq, body FROM journal ORDER BY seq")
+        return [decode(body, f"{self.path}: journal entry {seq}") for seq, body in rows]
 
     def record(self, action: Action) -> None:
         """Apply ``action`` to the state (raising, and storing nothing, if it does not fit), then store it."""
         self._db.execute("BEGIN IMMEDIATE")
         try:
             self.state.apply(action)
-            body = json.dumps(action.to_json(), ensure_ascii=False, sort_keys=True)
-            row = (action.at, action.KIND, action.by, body)
+            row = (action.at, action.KIND, action.by, encode(action))
             self._db.execute("INSERT INTO journal (at, kind, by, body) VALUES (?, ?, ?, ?)", row)
         except BaseException:
             self._db.execute("ROLLBACK")
