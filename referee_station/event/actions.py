@@ -18,7 +18,6 @@ class JournalError(ValueError):
     """A journal entry that cannot be read (the message names its kind or field)."""
 
 
-SIDES = ("EW", "NS")
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from referee_station.event.actions import ResultReported
-from referee_station.table.events import MatchEnd, Record
+from referee_station.table.events import SIDES, MatchEnd, Record
 
 
 class IntakeError(ValueError):
@@ -26,7 +26,7 @@ def report_from_match_end(end: MatchEnd, round_no: int, table: int, at: float, b
     ``level_diff_points`` are kept for the audit, the event's 26-point table gives the 小分."""
     for name in ("levels_gained", "level_diff_points"):
         value = getattr(end, name)
-        if set(value) != {"EW", "NS"}:
+        if set(value) != set(SIDES):
             raise IntakeError(f"{source}: match_end at t={end.t:g} has no {name} for EW and NS: {value!r}")
     return ResultReported(
         at=at,
@@ -34,8 +34,8 @@ def report_from_match_end(end: MatchEnd, round_no: int, table: int, at: float, b
         round=round_no,
         table=table,
         winner=end.winner,
-        gained={s: int(end.levels_gained[s]) for s in ("EW", "NS")},
-        station_small={s: int(end.level_diff_points[s]) for s in ("EW", "NS")},
+        gained={s: int(end.levels_gained[s]) for s in SIDES},
+        station_small={s: int(end.level_diff_points[s]) for s in SIDES},
         reason=end.reason,
         source=source,
     )

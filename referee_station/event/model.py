@@ -10,7 +10,6 @@ import random
 from dataclasses import dataclass, field
 
 from referee_station.event.actions import (
-    SIDES,
     Action,
     Created,
     Forfeited,
@@ -25,8 +24,9 @@ from referee_station.event.actions import (
 from referee_station.event.clock import RoundClock
 from referee_station.event.pairing import Pairing, Table
 from referee_station.event.pairs import Pair
-from referee_station.event.rules import EventRules
+from referee_station.event.rules import EventRules, System
 from referee_station.event.scoring import Outcome, RoundScore, match_scores
+from referee_station.table.events import OTHER_SIDE, SIDES
 
 
 class EventActionError(ValueError):
@@ -154,7 +154,7 @@ class EventState:
         p = a.pairing
         if p.round != len(self.rounds) + 1:
             raise EventActionError(f"round {p.round} cannot be paired now; the next round is {len(self.rounds) + 1}")
-        if p.round > self.rules.rounds and self.rules.system == "swiss":
+        if p.round > self.rules.rounds and self.rules.system == System.SWISS:
             raise EventActionError(f"the event has {self.rules.rounds} rounds (seed 003: four)")
         self.require_complete()
         seen = [x for t in p.tables for x in t.pairs] + ([p.bye] if p.bye is not None else [])
@@ -178,13 +178,13 @@ class EventState:
         rs.clock = RoundClock(rs.clock.start, rs.clock.limit_s, a.at)
 
     def _check_result(self, winner: str, gained: dict[str, int]) -> None:
-        if winner not in ("EW", "NS", "draw"):
+        if winner not in (*SIDES, "draw"):
             raise EventActionError(f"winner must be EW, NS or draw, got {winner!r}")
         if set(gained) != set(SIDES) or any(not isinstance(v, int) or v < 0 for v in gained.values()):
             raise EventActionError(f"levels gained must be whole numbers ≥ 0 for EW and NS, got {gained}")
         if winner == "draw" and gained["EW"] != gained["NS"]:
             raise EventActionError(f"a draw needs equal levels gained (R-MATCH-1), got {gained}")
-        loser = {"EW": "NS", "NS": "EW"}.get(winner)
+        loser = OTHER_SIDE.get(winner)
         if loser is not None and gained[winner] < gained[loser]:
             raise EventActionError(
                 f"{winner} cannot win with fewer levels gained than {loser} (R-MATCH-1), got {gained}"

@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee_station.table.events import OTHER_SIDE, SIDES
+
 LEVELS = 13
 """The 13 levels 2…A; the 26-point scale spreads a difference of up to 13 over 0…26 (seed 000)."""
 
@@ -124,16 +126,16 @@ def match_scores(winner: str, gained: Mapping[str, int], table: DiffTable) -> di
 
     ``winner`` is ``EW``, ``NS`` or ``draw`` as the table's referee decided it (R-MATCH-1: passing A,
     a match loss or more levels); the level difference is that of the levels gained."""
-    if winner not in ("EW", "NS", "draw"):
+    if winner not in (*SIDES, "draw"):
         raise ValueError(f"winner must be EW, NS or draw, got {winner!r}")
     difference = abs(gained["EW"] - gained["NS"])
     if winner == "draw":
         small = table.points(0)[0]
         return {
             side: RoundScore(Outcome.DRAW, DRAW, small, gained[side], gained[other])
-            for side, other in (("EW", "NS"), ("NS", "EW"))
+            for side, other in OTHER_SIDE.items()
         }
-    loser = "NS" if winner == "EW" else "EW"
+    loser = OTHER_SIDE[winner]
     won, lost = table.points(difference)
     return {
         winner: RoundScore(Outcome.WIN, WIN, won, gained[winner], gained[loser]),
