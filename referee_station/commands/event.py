@@ -44,7 +44,7 @@ from referee_station.event.clock import forfeits_by_lateness, may_start_deal
 from referee_station.event.intake import IntakeError, last_match_end, report_from_match_end
 from referee_station.event.model import EventActionError, EventState
 from referee_station.event.pairing import Pairing, PairingError
-from referee_station.event.pairs import PairsError, read_pairs
+from referee_station.event.pairs import PairsError, read_pairs_file
 from referee_station.event.planner import next_pairing
 from referee_station.event.rules import EventConfigError, EventRules
 from referee_station.event.scoring import DiffTable
@@ -187,7 +187,7 @@ def run_new(store: Journal, args: argparse.Namespace, at: float) -> int:
 
 
 def run_pairs(store: Journal, args: argparse.Namespace, at: float) -> int:
-    pairs = read_pairs(args.csv.read_text(encoding="utf-8"), str(args.csv))
+    pairs = read_pairs_file(args.csv)
     store.record(PairsImported(at=at, by=args.by, pairs=tuple(pairs), source=str(args.csv)))
     print(f"{len(pairs)} pairs imported from {args.csv}", file=sys.stderr)
     return 0

@@ -2,7 +2,8 @@
 
 The CSV has a header with the columns ``number``, ``names`` and optionally ``unit`` (Chinese
 headers 编号, 选手, 单位 are accepted too); the two players' names are separated by ``/`` or ``、``.
-The file's row order is the sign-in order (seed 003: round 1 by sign-in order)."""
+The file's row order is the sign-in order (seed 003: round 1 by sign-in order). Files saved by
+a spreadsheet in GB 18030 (GBK) are read as well as UTF-8."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import csv
 import io
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 HEADERS = {"number": "number", "编号": "number", "names": "names", "选手": "names", "unit": "unit", "单位": "unit"}
 NAME_SEPARATORS = re.compile(r"\s*[/、]\s*")
@@ -32,6 +34,17 @@ class Pair:
     @property
     def label(self) -> str:
         return f"{self.number} {' / '.join(self.names)}"
+
+
+def read_pairs_file(path: Path) -> list[Pair]:
+    """The pairs of a CSV file in UTF-8 (with or without BOM) or GB 18030."""
+    data = path.read_bytes()
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            return read_pairs(data.decode(encoding), str(path))
+        except UnicodeDecodeError:
+            continue
+    raise PairsError(f"{path}: neither UTF-8 nor GB 18030 text")
 
 
 def read_pairs(text: str, name: str = "pairs.csv") -> list[Pair]:

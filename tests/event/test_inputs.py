@@ -8,9 +8,19 @@ from contextlib import nullcontext as does_not_raise
 
 import pytest
 
-from referee_station.event.pairs import Pair, PairsError, read_pairs
+from referee_station.event.pairs import Pair, PairsError, read_pairs, read_pairs_file
 from referee_station.event.rules import EventConfigError, EventRules, FirstRound, System
 from referee_station.event.scoring import DiffTable, Outcome, match_scores
+
+
+def test_a_spreadsheet_s_gbk_file_reads_like_utf8(tmp_path):
+    text = "编号,选手,单位\n1,张三/李四,工会一组\n2,王五/赵六,工会二组\n"
+    (tmp_path / "gbk.csv").write_bytes(text.encode("gb18030"))
+    (tmp_path / "utf8.csv").write_bytes(text.encode("utf-8-sig"))
+    assert read_pairs_file(tmp_path / "gbk.csv") == read_pairs_file(tmp_path / "utf8.csv") == read_pairs(text)
+    (tmp_path / "binary.csv").write_bytes(b"\xff\xfe\x00\x81\x30")
+    with pytest.raises(PairsError, match=r"binary\.csv"):
+        read_pairs_file(tmp_path / "binary.csv")
 
 
 def test_pairs_are_read_in_sign_in_order_with_chinese_headers():
