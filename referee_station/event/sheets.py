@@ -66,9 +66,14 @@ def write_csv(out: TextIO, header: Sequence[str], rows: Sequence[Sequence[str]])
     writer.writerows(rows)
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], names: frozenset[int] = frozenset()) -> str:
+    """An HTML table; the ``names`` columns are kept on one line (a pair's two names)."""
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+
+    def cell(i: int, text: str) -> str:
+        return f"<td style='white-space: nowrap'>{escape(text)}</td>" if i in names else f"<td>{escape(text)}</td>"
+
+    body = "".join("<tr>" + "".join(cell(i, c) for i, c in enumerate(row)) + "</tr>" for row in rows)
     return f"<table border='1' cellspacing='0' cellpadding='4' width='100%'><tr>{head}</tr>{body}</table>"
 
 
@@ -89,7 +94,7 @@ def pairing_html(state: EventState, round_no: int) -> str:
         else ""
     )
     return _title(state, f"第 {round_no} 轮对阵表 pairings, round {round_no}") + note + rematch + _table(
-        PAIRING_HEADER, pairing_rows(state, round_no)
+        PAIRING_HEADER, pairing_rows(state, round_no), frozenset({2, 4})
     )
 
 
@@ -97,7 +102,7 @@ def standings_html(state: EventState, through: int | None = None) -> str:
     last = len(state.rounds) if through is None else through
     note = "<p>排名：积分、小分、得分、失分少、抽签 (R-MATCH-3)。* 抽签决定 decided by lot.</p>"
     return _title(state, f"第 {last} 轮后成绩 standings after round {last}") + note + _table(
-        STANDINGS_HEADER, standings_rows(state, through)
+        STANDINGS_HEADER, standings_rows(state, through), frozenset({2})
     )
 
 
