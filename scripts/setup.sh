@@ -7,12 +7,13 @@ cd "$(dirname "$0")/.."
 # The hall's broker, register and certificates; a CJK font for the console and its PDF export;
 # Qt's runtime libraries; Xvfb and the xcb libraries for a real console window on a machine
 # without a screen (xvfb-run referee-station demo); gnome-cards-data: the card artwork (aisleriot
-# SVG sheets) the vision tests render, rasterised by librsvg2-bin.
+# SVG sheets) the vision tests render, rasterised by librsvg2-bin; poppler-utils: pdftoppm renders
+# the event's PDF sheets to the PNGs in docs/.
 APT_PACKAGES=(
   mosquitto postgresql openssl
   fonts-wqy-microhei libfontconfig1 libglib2.0-0 libdbus-1-3 libxkbcommon0 libegl1 libgl1
   xvfb libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-xkb1 libxkbcommon-x11-0 libxcb-cursor0
-  gnome-cards-data librsvg2-bin
+  gnome-cards-data librsvg2-bin poppler-utils
 )
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

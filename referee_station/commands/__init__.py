@@ -5,6 +5,7 @@ from referee_station.commands import (
     check,
     demo,
     emulate_devices,
+    event,
     hall,
     log,
     read_frame,
@@ -34,4 +35,5 @@ COMMANDS = [
     emulate_devices,
     watch_devices,
     hall,
+    event,
 ]

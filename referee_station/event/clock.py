@@ -1,0 +1,62 @@
+"""The round clock as data (R-MATCH-1, seed 003 六/十一): a station asks it whether a new deal
+may start, and the event asks it whether a pair is so late that it forfeits.
+
+Times are seconds on the event's clock (whatever the caller uses, the same for all); nothing here
+reads the wall clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee_station.event.rules import EventRules
+
+
+@dataclass(frozen=True)
+class RoundClock:
+    """One round's start, its limit and the head referee's call (if any yet)."""
+
+    start: float
+    limit_s: float = 3600.0
+    """R-MATCH-1: 60 minutes."""
+    called: float | None = None
+    """When the head referee called time; before the limit if called early."""
+
+    @property
+    def call_time(self) -> float:
+        """When time is (or will be) called: the head's call, else the start plus the limit."""
+        return min(self.called, self.start + self.limit_s) if self.called is not None else self.start + self.limit_s
+
+    def remaining(self, t: float) -> float:
+        """Seconds until time is called (0 once called), for the station's display."""
+        return max(0.0, self.call_time - t)
+
+
+@dataclass(frozen=True)
+class DealDecision:
+    """The answer to "may a new deal start?", with the rule that decided it."""
+
+    allowed: bool
+    reason: str
+
+    def __bool__(self) -> bool:
+        return self.allowed
+
+
+def may_start_deal(clock: RoundClock, t: float, deals_started: int, max_deals: int = 9) -> DealDecision:
+    """R-MATCH-1: a new deal starts only before time is called and while fewer than ``max_deals``
+    deals have started; a deal already dealt (摸牌) when time is called is finished (seed 003 十一.1)."""
+    if t < clock.start:
+        return DealDecision(False, f"R-MATCH-1: the round starts at {clock.start:g}, not yet at {t:g}")
+    if deals_started >= max_deals:
+        return DealDecision(False, f"R-MATCH-1: {deals_started} deals played, at most {max_deals}")
+    if t >= clock.call_time:
+        return DealDecision(False, f"R-MATCH-1: time was called at {clock.call_time:g}; no new deal starts")
+    return DealDecision(True, f"R-MATCH-1: deal {deals_started + 1} of at most {max_deals}, time not called")
+
+
+def forfeits_by_lateness(clock: RoundClock, seated_at: float | None, t: float, rules: EventRules) -> bool:
+    """Seed 003 十一.3: a pair not seated ``late_forfeit_minutes`` after the start forfeits.
+
+    ``seated_at`` is when both players sat down (``None``: not yet); ``t`` is now."""
+    deadline = clock.start + rules.late_forfeit_minutes * 60
+    return (seated_at if seated_at is not None else t) >= deadline
