@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from referee_station.resources import MODELS_DIR
 from vision.reader import CLASSIFIER_FILES, CONTEXT_FILE, CONTEXT_WEIGHT
 from vision.synth.artwork import HELDOUT_DESIGNS, TRAIN_DESIGNS
 from vision.synth.scene import HELDOUT_CLOTHS, TRAIN_CLOTHS
 
-MODELS_DIR = Path(__file__).resolve().parent
 METRICS_JSON = MODELS_DIR / "metrics.json"
 CARD = MODELS_DIR / "MODEL_CARD.md"
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-CALIBRATION_DIR = Path(__file__).resolve().parent.parent / "calibration"
+from referee_station.resources import CALIBRATION_DIR
+
 DEFAULT_LAYOUT = CALIBRATION_DIR / "cloth.json"
 SEATS = ("E", "S", "W", "N")
 ZONES = ("play", "discard")

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from referee_station.resources import MODELS_DIR
 from referee_station.rules import DECK
 from vision.geometry import PLAY_AREA, SEATS, STRIP_MARGIN, STRIP_PX_PER_CM
 from vision.strips import (
@@ -35,7 +36,6 @@ from vision.strips import (
 
 CLASSES = (*(c.code for c in DECK), "none")
 """The classifier's outputs, in order: 54 card codes, then "none" (not a card index)."""
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 STATUSES = ("empty", "cards", "unreadable", "occluded")
 LOCATOR_FILE = "locator.onnx"
 CLASSIFIER_FILES = ("classifier.onnx", "classifier_2.onnx", "classifier_3.onnx")
