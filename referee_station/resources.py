@@ -22,4 +22,4 @@ def package_folder(package: str) -> Path:
 MODELS_DIR = package_folder("models")
 """The shipped ONNX models of the card reader (``models/MODEL_CARD.md``)."""
 CALIBRATION_DIR = package_folder("calibration")
-"""The cloth layout (``cloth.json``), its printable marker sheet (``markers.png``) and per-table calibrations."""
+"""The cloth layout (``cloth.json``) and its printable marker sheet (``markers.png``)."""

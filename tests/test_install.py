@@ -23,7 +23,9 @@ import pytest
 from packaging.requirements import Requirement
 
 from referee_station.extras import DISTRIBUTION
+from tests.camera.helpers import CORNERS, homography, table_frame
 from tests.vision.scenes import PLAYS, scene
+from vision.calibrate import Calibration
 from vision.synth.render import render
 
 REPO = Path(__file__).resolve().parents[1]
@@ -153,6 +155,16 @@ def test_calibrate_writes_the_shipped_marker_sheet(installed, tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     shipped = cv2.imread(str(REPO / "calibration" / "markers.png"), cv2.IMREAD_GRAYSCALE)
     assert (cv2.imread(str(tmp_path / "markers.png"), cv2.IMREAD_GRAYSCALE) == shipped).all()
+
+
+def test_calibrate_saves_the_table_in_the_working_folder_not_the_package(installed, tmp_path) -> None:
+    """The shipped cloth layout and markers calibrate a frame; the table's file goes to ``calibration/``
+    where the station runs, never into the installed package."""
+    cv2.imwrite(str(tmp_path / "frame.png"), table_frame(homography()))
+    done = station(installed, "calibrate", "--image", "frame.png", "--table", "T9", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert abs(Calibration.load(tmp_path / "calibration" / "T9.json").corners - CORNERS).max() < 2.0
+    assert not list(installed.parent.rglob("T9.json"))
 
 
 @pytest.mark.parametrize(

@@ -34,10 +34,10 @@ from referee_station.log.store import EventStore
 from referee_station.log.timeline import describe
 from referee_station.table.events import Flag, Output, PlayCards, Record, parse_record
 from referee_station.table.referee import TableReferee
-from vision.calibrate import Calibration, CalibrationError, from_markers
+from vision.calibrate import Calibration, CalibrationError, calibration_path, from_markers
 from vision.capture import CaptureError, open_source
 from vision.deck.mismatch import WatchedReader
-from vision.layout import CALIBRATION_DIR, Layout
+from vision.layout import Layout
 from vision.pipeline import CameraPipeline, InputMerge, ReadFrame, seen_by_camera
 
 
@@ -65,7 +65,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _calibration(args: argparse.Namespace, first_frame, layout: Layout) -> Calibration:
-    path = Path(args.calibration) if args.calibration else CALIBRATION_DIR / f"{args.table}.json"
+    path = Path(args.calibration) if args.calibration else calibration_path(args.table)
     if args.calibration or path.exists():
         return Calibration.load(path)
     return from_markers(args.table, first_frame, layout)
