@@ -12,18 +12,26 @@ from packaging.requirements import Requirement
 from referee_station.extras import DISTRIBUTION, EXTRA_OF_MODULE
 
 HALL_MODULES = ("paho", "psycopg")
+OURS = ("referee_station", "vision", "devices", "models", "calibration")
 
 
 @pytest.fixture
-def without_hall(monkeypatch):
+def without_hall():
     """This process as if the ``[hall]`` extra were not installed: its modules cannot be imported, and the
-    project's modules are imported afresh so that none is already holding them."""
-    for name in list(sys.modules):
-        if name.partition(".")[0] in HALL_MODULES or name.startswith(("referee_station.", "vision.", "devices.")):
-            monkeypatch.delitem(sys.modules, name)
+    project's modules are imported afresh so that none is already holding them. Afterwards ``sys.modules``
+    is as it was, so later tests see the modules (and classes) they imported before."""
+    saved = dict(sys.modules)
+    replaced = [name for name in sys.modules if name.partition(".")[0] in (*HALL_MODULES, *OURS)]
+    for name in replaced:
+        del sys.modules[name]
     for name in HALL_MODULES:
-        monkeypatch.setitem(sys.modules, name, None)  # import raises ModuleNotFoundError
-    return importlib.import_module("referee_station.cli")
+        sys.modules[name] = None  # type: ignore[assignment]  # import raises ModuleNotFoundError
+    try:
+        yield importlib.import_module("referee_station.cli")
+    finally:
+        for name in [n for n in sys.modules if n.partition(".")[0] in (*HALL_MODULES, *OURS)]:
+            del sys.modules[name]
+        sys.modules.update({name: saved[name] for name in replaced})
 
 
 def test_the_cli_and_the_station_commands_start_without_the_hall(without_hall, capsys) -> None:
