@@ -16,9 +16,9 @@ from typing import ClassVar
 
 from devices.errors import ProtocolError
 from devices.frames import Frame
+from referee_station.table.events import SEATS
 
 PROTOCOL_VERSION = 1
-SEATS = ("E", "S", "W", "N")
 TIMER = 0x01
 SEAT_UNIT = {"E": 0x02, "S": 0x03, "W": 0x04, "N": 0x05}
 BROADCAST = 0xFF

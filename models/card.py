@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from referee_station.resources import MODELS_DIR
 from vision.reader import CLASSIFIER_FILES, CONTEXT_FILE, CONTEXT_WEIGHT
 from vision.synth.artwork import HELDOUT_DESIGNS, TRAIN_DESIGNS
 from vision.synth.scene import HELDOUT_CLOTHS, TRAIN_CLOTHS
 
-MODELS_DIR = Path(__file__).resolve().parent
 METRICS_JSON = MODELS_DIR / "metrics.json"
 CARD = MODELS_DIR / "MODEL_CARD.md"
 
@@ -118,7 +118,7 @@ def render_card(m: dict) -> str:
                 f"- The reader mixes it with the index classifiers' mean at {CONTEXT_WEIGHT:g}; where the mix keeps",
                 "  their top card and the context classifier is not sure (≥ 0.5) of another class, that card keeps",
                 "  its index probability (`vision.reader.mix_context`). Deck registration fine-tunes it with the",
-                '  other networks and a profile mixes its own the same way (README.md, "Deck registration").',
+                '  other networks and a profile mixes its own the same way (docs/deck.md).',
             ]
             if wide
             else []

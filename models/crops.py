@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from models.dataset import CLASSES, CROP_MARGIN, NONE
-from vision.geometry import INDEX_ANCHOR, STRIP_PX_PER_CM
+from vision.geometry import CARD_H, CARD_W, INDEX_ANCHOR, STRIP_PX_PER_CM
 from vision.strips import CROP_H, CROP_W
 from vision.synth.artwork import CARD_PX, TRAIN_DESIGNS, Design, load_design
 from vision.synth.compose import over, place
@@ -34,7 +34,7 @@ def synth_crop(rng: random.Random, art: Design, label: int) -> np.ndarray:
     canvas = np.empty((H, W, 3), np.float32)
     canvas[:] = cloth
     centre = (W / 2 + rng.gauss(0, 1.5), H / 2 + rng.gauss(0, 1.5))
-    anchor = (INDEX_ANCHOR[0] / 6.3 * CARD_PX[0], INDEX_ANCHOR[1] / 8.8 * CARD_PX[1])
+    anchor = (INDEX_ANCHOR[0] / CARD_W * CARD_PX[0], INDEX_ANCHOR[1] / CARD_H * CARD_PX[1])
     shadow = rng.uniform(0.1, 0.5)
     if rng.random() < 0.7:  # the previous card, under this one, to its left
         step = rng.uniform(2.0, 3.4) * STRIP_PX_PER_CM

@@ -28,10 +28,10 @@ from torch import nn
 from models.card import METRICS_JSON, write_card
 from models.dataset import CLASSES, CROP_MARGIN, NONE, render_data
 from models.nets import Classifier, Locator
+from referee_station.resources import MODELS_DIR
 from vision.reader import CLASSIFIER_FILES, CONTEXT_FILE, LOCATOR_FILE
 from vision.strips import CROP_H, CROP_W, GRID_H, GRID_W, LOCATOR_STRIDE
 
-MODELS_DIR = Path(__file__).resolve().parent
 LOCATOR_ONNX = MODELS_DIR / LOCATOR_FILE
 CLASSIFIER_PATHS = tuple(MODELS_DIR / name for name in CLASSIFIER_FILES)
 """The reader's classifiers, members 1, 2, …: ``--member N`` trains the N-th."""

@@ -1,7 +1,9 @@
 """``referee-station``: one entry point, one module per subcommand in ``referee_station.commands``.
 
 Each command module exposes ``add_parser(subparsers)`` that registers itself and sets ``func``;
-a command returns the process exit code (0 fine, 1 a finding such as a flag, 2 bad input).
+a command returns the process exit code (0 fine, 1 a finding such as a flag, 2 bad input). Command
+modules import their optional extras (``referee_station.extras``) only when they run, so the base install
+starts; one that finds its extra missing exits 2 with the line that installs it.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from referee_station.commands import COMMANDS
+from referee_station.extras import EXIT_MISSING_EXTRA, extra_for, missing_extra_message
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,6 +33,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except BrokenPipeError:  # output piped into head: not an error of ours
         return 0
+    except ModuleNotFoundError as err:
+        extra = extra_for(err)
+        if extra is None:
+            raise
+        print(missing_extra_message(args.command, extra, str(err.name)), file=sys.stderr)
+        return EXIT_MISSING_EXTRA
 
 
 if __name__ == "__main__":

@@ -17,13 +17,21 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.layout import CALIBRATION_DIR, SEATS, ZONES, Layout
+from vision.layout import SEATS, ZONES, Layout
 from vision.markers import dictionary
 
 MAX_RMS_CM = 0.5
 """Largest acceptable reprojection error of the marker corners (cm on the cloth)."""
 MOVED_CM = 1.0
 """A median marker shift beyond this (cm) means the camera moved."""
+TABLES_DIR = Path("calibration")
+"""Where a table's calibration is kept by default: ``calibration/<table>.json`` in the station's working
+folder (in a checkout, beside ``cloth.json``), never inside the installed package."""
+
+
+def calibration_path(table: str) -> Path:
+    """The default calibration file of ``table``."""
+    return TABLES_DIR / f"{table}.json"
 
 
 TABLE_FILE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -86,6 +94,7 @@ class Calibration:
 
     def save(self, path: Path | str | None = None) -> Path:
         path = Path(path) if path else calibration_path(self.table)
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
         return path
 

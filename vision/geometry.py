@@ -1,4 +1,4 @@
-"""The standard cloth's layout (``CLOTH.md``) and the homographies between cloth, frame and strips.
+"""The standard cloth's layout (``calibration/cloth.json``) and the homographies between cloth, frame and strips.
 
 Cloth coordinates are centimetres, origin at the cloth's centre, +x East, +y North. Every seat's areas
 are South's rotated about the centre (East = South turned 90° counterclockwise), so the code works in
@@ -14,19 +14,24 @@ import math
 
 import numpy as np
 
-SEATS = ("S", "E", "N", "W")
-SEAT_ANGLE = {"S": 0.0, "E": 90.0, "N": 180.0, "W": 270.0}
-"""Degrees counterclockwise that turn South's areas into the seat's."""
+from vision.layout import Layout
 
-TABLE_HALF = 45.0
-TABLE_CORNERS = np.array([[-45.0, -45.0], [45.0, -45.0], [45.0, 45.0], [-45.0, 45.0]])
+_CLOTH = Layout.default()
+SEAT_ANGLE = _CLOTH.seat_angle
+"""Degrees counterclockwise that turn South's areas into the seat's."""
+SEATS = tuple(sorted(SEAT_ANGLE, key=SEAT_ANGLE.__getitem__))
+"""The table's seats in the order the cloth turns South's areas into theirs (S, E, N, W): the order the
+renderer draws and the reader reads them in."""
+
+TABLE_HALF = _CLOTH.table_half
+TABLE_CORNERS = _CLOTH.table_corners
 """SW, SE, NE, NW in cloth cm: the order in which an operator clicks the calibration corners."""
 
-PLAY_AREA = (-15.0, 15.0, -32.0, -16.0)
+PLAY_AREA = _CLOTH.south["play"]
 """South's play area (x0, x1, y0, y1) in cm."""
-DISCARD_AREA = (-30.0, -16.0, -44.0, -33.0)
-LABEL_CENTRE = (0.0, -12.0)
-CARD_W, CARD_H = 6.3, 8.8
+DISCARD_AREA = _CLOTH.south["discard"]
+LABEL_CENTRE = _CLOTH.label
+CARD_W, CARD_H = _CLOTH.card
 
 STRIP_MARGIN = 1.0
 """The strip reaches this far (cm) beyond the play area, for cards laid a little outside its lines."""

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-CALIBRATION_DIR = Path(__file__).resolve().parent.parent / "calibration"
+from referee_station.resources import CALIBRATION_DIR
+from referee_station.table.events import SEATS
+
 DEFAULT_LAYOUT = CALIBRATION_DIR / "cloth.json"
-SEATS = ("E", "S", "W", "N")
 ZONES = ("play", "discard")
 
 
@@ -32,10 +33,13 @@ class MarkerPlace:
 
 @dataclass(frozen=True)
 class Layout:
-    """One cloth: table size, South's areas, seat angles and the calibration markers."""
+    """One cloth: table size, South's areas and seat label, seat angles and the calibration markers."""
 
     table_half: float
     south: dict[str, tuple[float, float, float, float]]
+    """South's play and discard areas as (x0, x1, y0, y1) cm."""
+    label: tuple[float, float]
+    """The centre of South's seat label (cm)."""
     seat_angle: dict[str, float]
     card: tuple[float, float]
     marker_dictionary: str
@@ -45,6 +49,8 @@ class Layout:
     @classmethod
     def load(cls, path: Path | str = DEFAULT_LAYOUT) -> Layout:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if set(data["seat_angle"]) != set(SEATS):
+            raise ValueError(f"{path}: seat_angle names {sorted(data['seat_angle'])}, not the seats {SEATS}")
         south = {zone: tuple(float(v) for v in data["south"][zone]) for zone in ZONES}
         markers = tuple(
             MarkerPlace(int(m["id"]), (float(m["centre"][0]), float(m["centre"][1])), m.get("where", ""))
@@ -53,6 +59,7 @@ class Layout:
         return cls(
             table_half=float(data["table_half"]),
             south=south,  # type: ignore[arg-type]
+            label=(float(data["south"]["label"][0]), float(data["south"]["label"][1])),
             seat_angle={seat: float(a) for seat, a in data["seat_angle"].items()},
             card=(float(data["card"][0]), float(data["card"][1])),
             marker_dictionary=data["markers"]["dictionary"],

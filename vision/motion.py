@@ -7,8 +7,7 @@ shrink averages sensor noise away and the warp stays cheap whatever the frame si
 
 Patches keep their colour and a pixel changed when any channel did: a deck's back can be as bright as
 the cloth in grey and differ only in hue (the drawn test deck's blue back on the green cloth: grey 46
-against 47), and grey patches then missed the cards swept to the discard areas: the camera benchmark
-found 14 of 75 clears with that deck, 62 with colour patches (README.md, "Camera").
+against 47), and grey patches then missed the cards swept to the discard areas (docs/camera.md).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from referee_station.resources import MODELS_DIR
 from referee_station.rules import DECK
 from vision.geometry import PLAY_AREA, SEATS, STRIP_MARGIN, STRIP_PX_PER_CM
 from vision.strips import (
@@ -35,7 +36,6 @@ from vision.strips import (
 
 CLASSES = (*(c.code for c in DECK), "none")
 """The classifier's outputs, in order: 54 card codes, then "none" (not a card index)."""
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 STATUSES = ("empty", "cards", "unreadable", "occluded")
 LOCATOR_FILE = "locator.onnx"
 CLASSIFIER_FILES = ("classifier.onnx", "classifier_2.onnx", "classifier_3.onnx")
@@ -44,20 +44,18 @@ CONTEXT_FILE = "classifier_context.onnx"
 """The optional context classifier: it reads the wider, coarser ``crop_context`` (the index and the card's
 left side with its pips or court picture)."""
 CONTEXT_WEIGHT = 0.5
-"""The context classifier's share of the mix, the index classifiers' mean taking the rest. Alone it reads
-about as many held-out plays as the three index classifiers together but errs on other cards: on 400
-held-out frames (seed 11, 1,184 plays) the trio reads 1,126 exactly, takes 9 wrong plays and holds back
-54 right ones; mixed at 0.5 (with ``CONTEXT_SURE``) 1,145, 9 and 48; at 0.4, 1,141, 6 and 51."""
+"""The context classifier's share of the mix, the index classifiers' mean taking the rest: alone it reads
+as many held-out plays as they do but errs on other cards, so half and half reads the most
+(docs/vision-history.md, eighth session)."""
 CONTEXT_SURE = 0.5
 """The context classifier lowers the index classifiers' top card's probability only where it is at least
-this sure of another class: it has not seen every design's pictures (a plain mean held back the reader
-tests' clean small joker of the held-out design, which the wide view called "none" at 0.34)."""
+this sure of another class, because it has not seen every design's pictures (docs/vision-history.md,
+eighth session)."""
 RECHECK_SHIFTS = ((2, 0), (-2, 0), (0, 2), (0, -2), (2, 2), (-2, -2), (2, -2), (-2, 2))
 """Strip-pixel offsets (u, v) of the extra crops a doubtful card is read from again (``Thresholds.recheck``).
 The locator's anchor is off by 1–2 px and a crop's pixels fall differently on a 4–5 px index (720p) or a
-blurred one; averaging the neighbours' readings settles a share of those cards. On 400 held-out frames
-(seed 11, 1,184 plays) it read 5 more plays exactly and took 4 fewer wrong ones at the cost of reading
-about a quarter more crops (README.md, "Vision"); the 4 diagonals alone gained 3."""
+blurred one, so averaging the neighbours' readings settles a share of those cards (docs/vision-history.md,
+seventh session)."""
 
 
 def classifier_paths(model_dir: Path) -> list[Path]:
@@ -115,8 +113,7 @@ class Thresholds:
     """cm: of two peaks closer than this only the stronger is an index anchor. A play's row (R-PLAY-4)
     overlaps so that every card's left index shows (CLOTH.md): two cards' indices lie at least an index's
     width (1.6 cm) apart; the locator answered the drawn test deck's tall stacked JOKER index with two
-    peaks 0.7–0.9 cm apart, which read as two jokers (2 of the 7 plays missed on 300 frames of the
-    registered deck, README.md)."""
+    peaks 0.7–0.9 cm apart, which read as two jokers (docs/deck.md)."""
     none: float = 0.5
     """A crop whose "none" probability passes this is not a card (a locator false alarm); its best card
     probability p still caps the seat's confidences at 1 − p (the row may be a card short)."""

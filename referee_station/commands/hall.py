@@ -9,7 +9,8 @@
 result as it is stored and every quarantined message as ``ALARM <table>: <why>``, and reads
 commands on stdin: ``login NAME`` (then the password),
 ``rule TABLE FLAG confirm|dismiss [stop]``, ``tables``, ``logout``, ``quit``. No ruling is sent
-before a referee has logged in. Exit codes: 0 fine, 2 bad input or an unreachable server.
+before a referee has logged in. Exit codes: 0 fine, 2 bad input, an unreachable server or no
+``[hall]`` extra (paho-mqtt and psycopg are imported only here, when the command runs).
 """
 
 from __future__ import annotations
@@ -19,23 +20,13 @@ import getpass
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from referee_station.hall.auth import (
-    HEAD_USER,
-    LoginError,
-    Session,
-    hash_referee,
-    new_password,
-    station_user,
-    write_broker_files,
-)
-from referee_station.hall.broker import hall_conf_lines
-from referee_station.hall.broker_url import BrokerURL, BrokerURLError
-from referee_station.hall.register import Register, RegisterError
-from referee_station.hall.results import match_results, write_csv
-from referee_station.hall.subscriber import HeadConsole
-from referee_station.hall.topics import Envelope, Quarantined, TopicError, check_name
+from referee_station.hall.topics import check_name
+
+if TYPE_CHECKING:
+    from referee_station.hall.auth import Session
+    from referee_station.hall.topics import Envelope, Quarantined
 
 SHOWN = frozenset({"flag", "penalty", "deal_end", "match_end", "ruling"})
 """Records printed as they arrive; the rest (plays, ticks, clocks) only go to the register."""
@@ -56,6 +47,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from referee_station.hall.register import RegisterError
+
     try:
         check_name(args.hall, "hall")
         if args.action == "broker-files":
@@ -75,6 +68,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def broker_files(args: argparse.Namespace) -> int:
+    from referee_station.hall.auth import HEAD_USER, new_password, station_user, write_broker_files
+    from referee_station.hall.broker import hall_conf_lines
+
     if not args.dir or not args.tables:
         raise ValueError("broker-files needs --dir and --tables")
     tables = [check_name(t.strip(), "table") for t in args.tables.split(",") if t.strip()]
@@ -101,6 +97,9 @@ def read_password(stdin: TextIO, prompt: str) -> str:
 
 
 def add_referee(args: argparse.Namespace, stdin: TextIO) -> int:
+    from referee_station.hall.auth import hash_referee
+    from referee_station.hall.register import Register
+
     if not args.name:
         raise ValueError("referee needs --name")
     password = read_password(stdin, f"password for {args.name}: ")
@@ -113,6 +112,9 @@ def add_referee(args: argparse.Namespace, stdin: TextIO) -> int:
 
 
 def export(args: argparse.Namespace) -> int:
+    from referee_station.hall.register import Register
+    from referee_station.hall.results import match_results, write_csv
+
     with Register(args.db) as register:
         results = match_results(register, args.hall)
     if args.out:
@@ -132,6 +134,12 @@ def describe(envelope: Envelope) -> str:
 
 
 def serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from referee_station.hall.auth import LoginError
+    from referee_station.hall.broker_url import BrokerURL, BrokerURLError
+    from referee_station.hall.register import Register
+    from referee_station.hall.subscriber import HeadConsole
+    from referee_station.hall.topics import TopicError
+
     try:
         url = BrokerURL.parse(args.broker)
     except BrokerURLError as err:

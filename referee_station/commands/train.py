@@ -8,9 +8,12 @@ next to the project if there is one, else the current one) and passes the remain
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+
+from referee_station.extras import EXIT_MISSING_EXTRA, missing_extra_message
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,5 +32,8 @@ def run(args: argparse.Namespace) -> int:
     if python is None:
         venv = ROOT / ".venv-train" / "bin" / "python"
         python = venv if venv.exists() else Path(sys.executable)
+    if python == Path(sys.executable) and importlib.util.find_spec("torch") is None:
+        print(missing_extra_message("train", "train", "torch"), file=sys.stderr)
+        return EXIT_MISSING_EXTRA
     options = [o for o in args.options if o != "--"]
     return subprocess.call([str(python), "-m", "models.train", *options], cwd=ROOT)

@@ -4,7 +4,7 @@ The station (``referee_station.log.station.TableStation``: feed the referee, log
 the only writer of the referee and the log; :class:`LinkedStation` wraps its ``submit`` so every
 logged record is sent at once, and applies the head's rulings between two events, from the
 station's own thread. Without a broker the station is unchanged: the bus is an addition, never a
-condition for refereeing.
+condition for refereeing, nor paho-mqtt (the ``[hall]`` extra) a condition for starting ``run``.
 """
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from referee_station.hall.broker_url import BrokerURL
-from referee_station.hall.publisher import StationLink
 from referee_station.table.events import Record
+
+if TYPE_CHECKING:
+    from referee_station.hall.publisher import StationLink
 
 
 class Station(Protocol):
@@ -63,5 +64,8 @@ def link_station(
     """The station itself without ``--broker``; with it, a :class:`LinkedStation` already connecting."""
     if not args.broker:
         return station
+    from referee_station.hall.broker_url import BrokerURL
+    from referee_station.hall.publisher import StationLink
+
     link = StationLink(BrokerURL.parse(args.broker), args.hall, table, log_path).start()
     return LinkedStation(station, link, clock)

@@ -22,9 +22,9 @@ from referee_station.station.orchestrator import Sink, Station
 from referee_station.station.setup import MatchSetup
 from referee_station.table.events import Countdown, Flag, Output, Record
 from referee_station.table.referee import TableReferee
-from vision.calibrate import Calibration, from_markers
+from vision.calibrate import Calibration, calibration_path, from_markers
 from vision.capture import CaptureError, open_source, paced
-from vision.layout import CALIBRATION_DIR, Layout
+from vision.layout import Layout
 from vision.pipeline import CameraPipeline, ReadFrame
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def open_log(
 
 def calibration_for(table: str, path: str | None, first_frame: np.ndarray, layout: Layout) -> Calibration:
     """``--calibration``, else ``calibration/<table>.json`` when it exists, else the markers in the first frame."""
-    file = Path(path) if path else CALIBRATION_DIR / f"{table}.json"
+    file = Path(path) if path else calibration_path(table)
     if path or file.exists():
         return Calibration.load(file)
     return from_markers(table, first_frame, layout)

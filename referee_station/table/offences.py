@@ -37,6 +37,13 @@ OFFENCES: dict[str, Offence] = {
     )
 }
 
+WRONG_PLAYS = frozenset({"out_of_turn_play", "illegal_pattern", "does_not_beat"})
+"""Plays the referee takes back (R-PLAY-1, R-PAT, R-CMP); under V-4 (``wrong_play_stops``) they are warned
+and the violator stops for a round instead of climbing the ladder."""
+VOIDING = WRONG_PLAYS | {"out_of_turn_pass"}
+"""Offences whose action is void (the wrong plays and a pass out of turn, R-PLAY-1): struck through in the
+console's history."""
+
 PENALTY_NAMES: dict[str, tuple[str, str]] = {
     "warning": ("警告", "warning"),
     "infraction": ("违例", "infraction"),

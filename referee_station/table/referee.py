@@ -63,7 +63,7 @@ from referee_station.table.events import (
     Tribute,
 )
 from referee_station.table.ladder import Ladder
-from referee_station.table.offences import OFFENCES
+from referee_station.table.offences import OFFENCES, WRONG_PLAYS
 from referee_station.table.scoring import (
     ACE,
     PASSED_ACE,
@@ -74,7 +74,6 @@ from referee_station.table.scoring import (
     score_match,
 )
 
-WRONG_PLAYS = frozenset({"out_of_turn_play", "illegal_pattern", "does_not_beat"})
 HAND_SIZE = 27
 REPORT_MAX = 10
 

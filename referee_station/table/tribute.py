@@ -72,16 +72,12 @@ def _order(code: str, level: str) -> int:
     return single_order(Card(code), level)
 
 
-def is_wild(code: str, level: str) -> bool:
-    return code == level + "h"
-
-
 def tribute_error(card: str, held: Iterable[str], level: str) -> str | None:
     """Why ``card`` is a wrong tribute given cards the payer held, or ``None`` (R-TRIB-1/4):
     it must be the payer's highest card by single order, never a ♥ level card."""
-    if is_wild(card, level):
+    if Card(card).is_wild(level):
         return f"{card} is a ♥ level card, which is never paid as tribute"
-    higher = [c for c in held if not is_wild(c, level) and _order(c, level) > _order(card, level)]
+    higher = [c for c in held if not Card(c).is_wild(level) and _order(c, level) > _order(card, level)]
     if higher:
         best = max(higher, key=lambda c: _order(c, level))
         return f"{card} paid while holding the higher {best}"

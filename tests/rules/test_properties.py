@@ -1,9 +1,10 @@
 """Hypothesis properties of the rules core (RULES.md sections 3-4)."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee_station.rules import beats, classify, legal_moves, strength
+from referee_station.rules import Kind, beats, classify, legal_moves, parse_cards, strength
 from tests.rules.reference import reference_classify
 from tests.rules.strategies import TWO_DECKS, plays
 
@@ -12,6 +13,62 @@ def _interpretations(cards, level):
     return {(p.kind.value, p.key, p.size) for p in classify(cards, level)}
 
 
+EVERY_PATTERN = [
+    # (cards, level): every kind of R-PAT, natural, with one wild card and with two (level 7: 7h is wild)
+    ("9c", "7"),
+    ("7h", "7"),
+    ("9c 9d", "7"),
+    ("9c 7h", "7"),
+    ("SJ SJ", "7"),
+    ("3c 3d 4s 4h 5c 5d", "7"),
+    ("3c 3d 4s 7h 5c 5d", "7"),
+    ("3c 7h 4s 7h 5c 5d", "7"),
+    ("Kc Kd Ks", "7"),
+    ("Kc Kd 7h", "7"),
+    ("Qc Qd Qs Kc Kd Ks", "7"),
+    ("Qc Qd 7h Kc Kd Ks", "7"),
+    ("Qc 7h 7h Kc Kd Ks", "7"),
+    ("3s 3d Ts Td 7h", "7"),
+    ("Qc Qd Qs 4c 4d", "7"),
+    ("Qc Qd 7h 4c 7h", "7"),
+    ("As 2d 3c 4h 5s", "7"),
+    ("Ts Jd Qc Kh As", "7"),
+    ("9s Td 7h Qc Kh", "7"),
+    ("9s 7h 7h Qc Kh", "7"),
+    ("4s 5s 6s 7s 8s", "7"),
+    ("4s 5s 6s 7h 8s", "7"),
+    ("4s 7h 6s 7h 8s", "7"),
+    ("Tc Jc Qc Kc Ac", "7"),
+    ("8c 8d 8s 8h", "7"),
+    ("8c 8d 8s 7h", "7"),
+    ("8c 8d 7h 7h 8s 8h", "7"),
+    ("5c 5d 5s 5h 5c 5d 5s 5h 7h 7h", "7"),
+    ("SJ SJ BJ BJ", "7"),
+    ("2h 2h 2c 2c 2d", "2"),
+]
+"""Plays that between them show every pattern, with and without wild cards, where a run wraps at A, and
+where the wild cards fill a run's gaps or make a bomb: the reference check CI runs every time."""
+
+
+@pytest.mark.parametrize(("cards", "level"), EVERY_PATTERN)
+def test_agrees_with_brute_force_reference_on_every_pattern(cards, level) -> None:
+    play = parse_cards(cards)
+    assert _interpretations(play, level) == reference_classify(play, level)
+
+
+def test_the_ci_plays_cover_every_pattern() -> None:
+    kinds = {p.kind for cards, level in EVERY_PATTERN for p in classify(parse_cards(cards), level)}
+    assert kinds == set(Kind)
+
+
+@settings(max_examples=150, deadline=None)
+@given(plays())
+def test_agrees_with_brute_force_reference_sampled(play) -> None:
+    cards, level = play
+    assert _interpretations(cards, level) == reference_classify(cards, level)
+
+
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(plays())
 def test_agrees_with_brute_force_reference(play) -> None:

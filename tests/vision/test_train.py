@@ -6,6 +6,7 @@ They run in the Python with torch (skipped where there is none), as the training
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import textwrap
@@ -16,99 +17,116 @@ import pytest
 from vision.deck.register import REPO
 
 
-def passes(python: str, script: str, cwd=REPO) -> None:
-    """Run the script with ``python`` in ``cwd``, this checkout's modules first on its path; it must end
-    by printing "ok" (its asserts run in the training Python, which has torch)."""
+def measure(python: str, script: str, cwd=REPO) -> dict:
+    """Run the script with ``python`` in ``cwd``, this checkout's modules first on its path, and return
+    the JSON object its last line prints: what it measured in the training Python (which has torch), for
+    the test's own asserts to check."""
     env = os.environ | {"PYTHONPATH": str(REPO)}
     done = subprocess.run([python, "-c", textwrap.dedent(script)], cwd=cwd, env=env, capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.parametrize("augmentation", ["degrade", "stretch"])
 def test_an_augmentation_keeps_a_batch_shape_and_flat_light(python, augmentation):
-    passes(
+    got = measure(
         python,
         f"""
+        import json
         import torch
         from models.train import {augmentation} as augment
 
-        flat = torch.full((4, 3, 64, 32), 0.7)
-        out = augment(flat, torch.Generator().manual_seed(3))
-        assert out.shape == flat.shape and torch.allclose(out, flat, atol=1e-5)
-        print("ok")
+        out = augment(torch.full((4, 3, 64, 32), 0.7), torch.Generator().manual_seed(3))
+        print(json.dumps({{"shape": list(out.shape), "min": out.min().item(), "max": out.max().item()}}))
         """,
     )
+    assert got["shape"] == [4, 3, 64, 32]
+    assert got["min"] == pytest.approx(0.7, abs=1.7e-5) and got["max"] == pytest.approx(0.7, abs=1.7e-5)
 
 
 def test_degrade_blurs_a_batch_to_720p_detail(python):
-    passes(
+    got = measure(
         python,
         """
+        import json
         import torch
         from models.train import degrade
 
-        gen = torch.Generator().manual_seed(3)
         stripes = torch.zeros(8, 3, 64, 32)
         stripes[:, :, :, ::2] = 1.0  # one-pixel stripes: detail no 720p camera resolves
-        out = degrade(stripes, gen)
-        assert abs(out.mean().item() - 0.5) < 0.02, out.mean().item()
-        assert out[..., 1:].sub(out[..., :-1]).abs().mean().item() < 0.2  # was 1.0 between neighbours
-        print("ok")
+        out = degrade(stripes, torch.Generator().manual_seed(3))
+        step = out[..., 1:].sub(out[..., :-1]).abs().mean().item()
+        print(json.dumps({"mean": out.mean().item(), "step": step}))
         """,
     )
+    assert got["mean"] == pytest.approx(0.5, abs=0.02)
+    assert got["step"] < 0.2  # was 1.0 between neighbours
 
 
 def test_stretch_reshapes_each_index_about_the_crop_centre(python):
-    passes(
+    got = measure(
         python,
         """
+        import json
         import torch
         from models.train import STRETCH_WIDTH, stretch
 
-        gen = torch.Generator().manual_seed(4)
         bar = torch.zeros(256, 3, 64, 32)
         bar[:, :, 16:48, 12:20] = 1.0  # an 8 px wide stroke centred in the crop
-        out = stretch(bar, gen)
+        ink = stretch(bar, torch.Generator().manual_seed(4))[:, 0]
         ys, xs = torch.meshgrid(torch.arange(64.0) + 0.5, torch.arange(32.0) + 0.5, indexing="ij")
-        ink = out[:, 0]
         cy = (ink * ys).sum((1, 2)) / ink.sum((1, 2))
         cx = (ink * xs).sum((1, 2)) / ink.sum((1, 2))
-        assert (cy - 32).abs().max() < 0.5 and (cx - 16).abs().max() < 0.5, (cy, cx)  # about the anchor
         width = ink[:, 32].sum(1)  # the stroke's width across its middle row
-        assert width.min() < 8 / 1.15 and width.max() > 8 * 1.15, (width.min(), width.max())
-        assert width.max() < 8 * float(torch.exp(torch.tensor(STRETCH_WIDTH))) * 1.35  # leaning widens a row a little
-        print("ok")
+        print(json.dumps({
+            "cy_off": (cy - 32).abs().max().item(),
+            "cx_off": (cx - 16).abs().max().item(),
+            "narrowest": width.min().item(),
+            "widest": width.max().item(),
+            "widest_stretch": 8 * float(torch.exp(torch.tensor(STRETCH_WIDTH))),
+        }))
         """,
     )
+    assert got["cy_off"] < 0.5 and got["cx_off"] < 0.5  # about the anchor
+    assert got["narrowest"] < 8 / 1.15 and got["widest"] > 8 * 1.15
+    assert got["widest"] < got["widest_stretch"] * 1.35  # leaning widens a row a little
 
 
 def test_validation_batches_are_the_centred_crops_in_order_and_training_ones_are_augmented(python):
-    passes(
+    got = measure(
         python,
         """
+        import json
         import numpy as np
         import torch
         from models.train import Augment, classifier_batches
 
-        rng = np.random.default_rng(2)
-        crops = rng.integers(0, 256, (10, 72, 40, 3), dtype=np.uint8)
-        labels = np.arange(10)
+        crops = np.random.default_rng(2).integers(0, 256, (10, 72, 40, 3), dtype=np.uint8)
         gen = torch.Generator().manual_seed(0)
-        (x, y), = list(classifier_batches(crops, labels, 16, gen, None))
-        assert torch.equal(y, torch.arange(10))
-        assert torch.allclose(x * 255, torch.from_numpy(crops[:, 4:68, 4:36]).permute(0, 3, 1, 2).float())
-        (x2, y2), = list(classifier_batches(crops, labels, 16, gen, Augment(stretched=1.0)))
-        assert sorted(y2.tolist()) == list(range(10)) and x2.shape == x.shape
-        assert not torch.allclose(x2, x[y2], atol=0.05)
-        print("ok")
+        (x, y), = list(classifier_batches(crops, np.arange(10), 16, gen, None))
+        centred = torch.from_numpy(crops[:, 4:68, 4:36]).permute(0, 3, 1, 2).float()
+        (x2, y2), = list(classifier_batches(crops, np.arange(10), 16, gen, Augment(stretched=1.0)))
+        print(json.dumps({
+            "labels": y.tolist(),
+            "off_centre": (x * 255 - centred).abs().max().item(),
+            "augmented_labels": y2.tolist(),
+            "shapes": [list(x.shape), list(x2.shape)],
+            "augmented_change": (x2 - x[y2]).abs().max().item(),
+        }))
         """,
     )
+    assert got["labels"] == list(range(10))
+    assert got["off_centre"] < 1e-3  # the centred 64 × 32 crop, scaled to 0..1
+    assert sorted(got["augmented_labels"]) == list(range(10))
+    assert got["shapes"][0] == got["shapes"][1]
+    assert got["augmented_change"] > 0.05
 
 
 def test_a_further_member_resumes_from_its_own_weights(python, tmp_path):
-    passes(
+    got = measure(
         python,
         """
+        import json
         from pathlib import Path
         import torch
         from models.nets import Classifier
@@ -119,11 +137,21 @@ def test_a_further_member_resumes_from_its_own_weights(python, tmp_path):
         Path("out").mkdir()
         torch.save(saved.state_dict(), Path("out") / "classifier_2.pt")
         resumed = _start(Classifier(), True, print, CLASSIFIER_PATHS[1])
-        assert all(torch.equal(a, b) for a, b in zip(saved.state_dict().values(), resumed.state_dict().values()))
-        print("ok")
+        pairs = list(zip(saved.state_dict().values(), resumed.state_dict().values()))
+        fresh = Classifier().state_dict().values()
+        print(json.dumps({
+            "tensors": len(pairs),
+            "differ": max((a.float() - b.float()).abs().max().item() for a, b in pairs),
+            "fresh_differ": max(
+                (a.float() - b.float()).abs().max().item() for (a, _), b in zip(pairs, fresh) if a.is_floating_point()
+            ),
+        }))
         """,
         cwd=tmp_path,
     )
+    assert got["tensors"] > 0
+    assert got["differ"] == 0.0  # the member's saved weights, exactly
+    assert got["fresh_differ"] > 0.0  # which a new network would not have
 
 
 def test_a_further_member_refuses_to_train_only_the_locator(python, tmp_path):

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from referee_station.rules import DECK
-from vision.geometry import INDEX_ANCHOR, STRIP_PX_PER_CM
+from vision.geometry import CARD_H, CARD_W, INDEX_ANCHOR, STRIP_PX_PER_CM
 from vision.reader import CLASSES
 from vision.strips import CROP_H, CROP_W
 from vision.synth.artwork import CARD_PX
@@ -25,12 +25,12 @@ from vision.synth.compose import over, place
 
 NONE = len(CLASSES) - 1
 CODES = tuple(c.code for c in DECK)
-_ANCHOR = (INDEX_ANCHOR[0] / 6.3 * CARD_PX[0], INDEX_ANCHOR[1] / 8.8 * CARD_PX[1])
+_ANCHOR = (INDEX_ANCHOR[0] / CARD_W * CARD_PX[0], INDEX_ANCHOR[1] / CARD_H * CARD_PX[1])
 MIN_PX_PER_CM, MAX_PX_PER_CM = 5.5, 11.5
 """The camera resolutions a crop is synthesised at. CLOTH.md's 1280 × 720 camera spans the 90 cm cloth in
 533–667 px (5.9–7.4 px/cm at the centre, less on the far side of a tilted camera), below the generic
-crops' 6.5; most misreads of a registered deck are in 720p frames. With 5.5 the profile of the drawn
-test design read as many plays exactly and 0.15 points more of the cards (README.md, "Deck registration")."""
+crops' 6.5, and most misreads of a registered deck are in 720p frames (docs/vision-history.md, seventh
+session)."""
 
 
 def _place(face: np.ndarray, angle: float, at: tuple[float, float]) -> np.ndarray:

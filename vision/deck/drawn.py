@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from referee_station.rules import DECK
-from vision.geometry import SEATS
+from vision.geometry import CARD_W, SEATS
 from vision.synth.artwork import CACHE_DIR, CARD_PX, install_design
 from vision.synth.render import render
 from vision.synth.scene import Camera, Look, PlacedCard, Scene, SeatScene
@@ -35,7 +35,7 @@ from vision.synth.scene import Camera, Look, PlacedCard, Scene, SeatScene
 DRAWN_DESIGN = "drawn_hershey_v3"
 """The design's name as the renderer knows it once installed."""
 
-_PX_PER_CM = CARD_PX[0] / 6.3
+_PX_PER_CM = CARD_PX[0] / CARD_W
 _FONT = cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC
 _RED = (30, 20, 200)
 _BLACK = (25, 20, 20)

@@ -10,7 +10,7 @@ locator trains with the generic training's targets, loss and photometric augment
 
 Why the whole net and not only the last layer: refitting the head alone on frozen features reached
 ~95 % of crops of an unseen design (the features overfit a few thousand crops); letting every layer move
-reaches the trained-design level in a few epochs (numbers in README.md, "Deck registration").
+reaches the trained-design level in a few epochs (docs/deck.md).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from vision.strips import rectify
 from vision.synth.artwork import CARD_PX
 
 _CARD_AREA = CARD_W * CARD_H * STRIP_PX_PER_CM**2
-_CORNER_R = 0.3 / 6.3 * CARD_PX[0]
+_CORNER_R = 0.3 / CARD_W * CARD_PX[0]
 """Rounded card corners (0.3 cm): left transparent so no cloth is carried into the face."""
 
 

@@ -212,7 +212,7 @@ def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardRe
 
     A profile never reads with the generic context classifier: the card faces it learned are the training
     designs', and on the drawn test design it cut exact plays from 95.13 % to 61.61 %. It mixes in its
-    own fitted one when it carries one (README.md, "Deck registration")."""
+    own fitted one when it carries one (docs/deck.md)."""
     model_dir = Path(model_dir)
     missing = [name for name in (LOCATOR_FILE, CLASSIFIER_FILES[0]) if not (model_dir / name).exists()]
     if missing:

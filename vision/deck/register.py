@@ -53,9 +53,7 @@ ADAPTED_PEAK = 0.25
 """The peak threshold with the locator fitted to the deck. The fitted locator answers most of the deck's
 indices as strongly as the generic one answers its training designs' (the generic reader's 0.35), but a
 tall index less: the drawn test deck's stacked JOKER peaked at 0.25–0.34 and its row read a card short.
-On 300 frames of that deck for each of three seeds (README.md, "Deck registration") 0.25 and 0.2 read 1,
-2 and 1 plays more than 0.35 (0.3: 0, 2 and 1) and took fewer wrong ones, with no phantom play (the
-fitted classifier calls the extra peaks "none"); 0.15 lost one again."""
+A lower threshold finds it, and the fitted classifier calls the extra peaks "none" (docs/deck.md)."""
 
 
 class RegistrationError(ValueError):

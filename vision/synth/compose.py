@@ -6,10 +6,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.geometry import STRIP_PX_PER_CM
+from vision.geometry import CARD_W, STRIP_PX_PER_CM
 from vision.synth.artwork import CARD_PX
 
-ARTWORK_TO_STRIP = STRIP_PX_PER_CM * 6.3 / CARD_PX[0]
+ARTWORK_TO_STRIP = STRIP_PX_PER_CM * CARD_W / CARD_PX[0]
 """Artwork pixels → strip pixels (a card is 6.3 cm wide)."""
 
 

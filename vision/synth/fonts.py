@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from referee_station.rules import DECK
+from vision.geometry import CARD_W
 from vision.synth.artwork import CARD_PX, Design
 
 FONT_DIRS = (
@@ -36,7 +37,7 @@ SUIT_FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "FreeS
 """Fonts with the four filled suit glyphs (the first also has the jokers' stars)."""
 SUIT_GLYPHS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 RANK_TEXT = {"T": "10"}
-PX_PER_CM = CARD_PX[0] / 6.3
+PX_PER_CM = CARD_PX[0] / CARD_W
 
 
 @functools.cache

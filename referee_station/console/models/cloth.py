@@ -1,43 +1,38 @@
-"""The standard cloth's zones (CLOTH.md), in cloth centimetres, for drawing on the table view.
+"""The cloth's zones for drawing on the table view, in cloth centimetres, from ``calibration/cloth.json``.
 
-South's play and discard areas are given; the other seats' are South's rotated about the centre
-(East 90° counterclockwise, North 180°, West 270°). The screen runs along the SW–NE diagonal.
-When vision lands, a table's calibration maps these points into its camera image.
+South's play and discard areas are the layout's; the other seats' are South's rotated about the centre
+(East 90° counterclockwise, North 180°, West 270°). The screen runs along the SW–NE diagonal. A table's
+calibration maps these points into its camera image.
 """
 
 from __future__ import annotations
 
-from referee_station.table.events import SEATS
+import numpy as np
 
-HALF = 45.0
-"""Half the 90 cm table top."""
-SOUTH_AREAS: dict[str, tuple[float, float, float, float]] = {
-    "play": (-15.0, -32.0, 15.0, -16.0),
-    "discard": (-30.0, -44.0, -16.0, -33.0),
-}
-"""South's areas as (x0, y0, x1, y1)."""
-SOUTH_LABEL = (0.0, -12.0)
-TURNS = {"S": 0, "E": 1, "N": 2, "W": 3}
-"""Quarter turns counterclockwise from South's areas to each seat's."""
+from referee_station.table.events import SEATS
+from vision.layout import ZONES as AREAS
+from vision.layout import Layout
 
 Point = tuple[float, float]
 
+_CLOTH = Layout.default()
+HALF = _CLOTH.table_half
+"""Half the table top."""
 
-def rotate(point: Point, turns: int) -> Point:
-    x, y = point
-    for _ in range(turns % 4):
-        x, y = -y, x
-    return x, y
+
+def _points(cloth_cm: np.ndarray) -> list[Point]:
+    """Plain (x, y) tuples, rounded so that a quarter turn's 1e-15 and -0.0 draw as the exact corner."""
+    return [(round(float(x), 9) + 0.0, round(float(y), 9) + 0.0) for x, y in cloth_cm]
 
 
 def zone(seat: str, area: str) -> list[Point]:
     """The four corners of ``seat``'s ``area`` (``play`` or ``discard``) in cloth cm."""
-    x0, y0, x1, y1 = SOUTH_AREAS[area]
-    return [rotate(p, TURNS[seat]) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+    return _points(_CLOTH.zone(seat, area))
 
 
 def label(seat: str) -> Point:
-    return rotate(SOUTH_LABEL, TURNS[seat])
+    """Where the seat's name is drawn (cm)."""
+    return _points(_CLOTH.rotate(seat, np.array([_CLOTH.label])))[0]
 
 
-ZONES: dict[str, dict[str, list[Point]]] = {seat: {a: zone(seat, a) for a in SOUTH_AREAS} for seat in SEATS}
+ZONES: dict[str, dict[str, list[Point]]] = {seat: {a: zone(seat, a) for a in AREAS} for seat in SEATS}

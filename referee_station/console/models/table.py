@@ -25,9 +25,7 @@ from referee_station.table.events import (
     Return,
     Tribute,
 )
-
-VOIDING = frozenset({"out_of_turn_play", "out_of_turn_pass", "illegal_pattern", "does_not_beat"})
-"""Offences whose action is taken back (R-PLAY-1, R-PAT, R-CMP): shown in the history as void."""
+from referee_station.table.offences import VOIDING
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Registering a design the generic model never saw lifts its reading to the trained-design level.
 
-Measured with the generic models of 13:22 UTC (README, "Deck registration"): the registered profile
+Measured with the generic models of 13:22 UTC (docs/vision-history.md, deck registration notes): the registered profile
 reads the unseen design's cards with the precision the generic reader has on a training design; exact
 plays and recall still trail it (the fitted classifier misreads about one index in twenty), so exact
 plays are checked for the rise only, and the profile must carry the locator fitted to the deck. On 300
