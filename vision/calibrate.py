@@ -29,11 +29,6 @@ TABLES_DIR = Path("calibration")
 folder (in a checkout, beside ``cloth.json``), never inside the installed package."""
 
 
-def calibration_path(table: str) -> Path:
-    """The default calibration file of ``table``."""
-    return TABLES_DIR / f"{table}.json"
-
-
 TABLE_FILE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 """A table id that can name its calibration file: one plain file name, no folder, no dots."""
 RESERVED = frozenset({"cloth", "markers"})
@@ -109,7 +104,7 @@ def calibration_path(table: str) -> Path:
         reserved = ", ".join(sorted(RESERVED))
         rule = f"1-64 of A-Z a-z 0-9 _ -, not {reserved}"
         raise CalibrationError(f"table id {table!r} cannot name a calibration file: {rule}")
-    return CALIBRATION_DIR / f"{table}.json"
+    return TABLES_DIR / f"{table}.json"
 
 
 def check_corners_in_image(corners: np.ndarray, image_size: tuple[int, int]) -> None:
