@@ -35,6 +35,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from referee_station.hall.auth import LoginError, Session, check_referee
 from referee_station.hall.broker_url import BrokerURL, connect, make_client
+from referee_station.hall.evidence import Evidence
 from referee_station.hall.register import Register
 from referee_station.hall.topics import (
     STATION_CHANNELS,
@@ -81,12 +82,15 @@ class HeadConsole:
         register: Register,
         *,
         on_record: Callable[[Envelope], None] | None = None,
+        on_evidence: Callable[[Evidence], None] | None = None,
     ) -> None:
         self.hall = hall
         self.url = url
         self.register = register
         self.on_record = on_record
         """Called (writer thread) for each newly stored record: the console's view hooks in here."""
+        self.on_evidence = on_evidence
+        """Called (writer thread) for each flag's camera frame once it is in the register."""
         self.stats = HeadStats()
         self.statuses: dict[str, str] = {}
         self.refused: str | None = None
@@ -173,6 +177,12 @@ class HeadConsole:
             if channel == "status":
                 self._inbox.put(("status", table, message.payload.decode()))
                 return
+            if channel == "evidence":
+                evidence = Evidence.decode(message.payload)
+                if evidence.table != table:
+                    raise TopicError(f"{message.topic}: evidence names table {evidence.table!r}")
+                self._inbox.put(("evidence", table, evidence))
+                return
             envelope = Envelope.decode(message.payload)
             if envelope.table != table:
                 raise TopicError(f"{message.topic}: envelope names table {envelope.table!r}")
@@ -220,6 +230,8 @@ class HeadConsole:
         for kind, table, payload in items:
             if kind == "status":
                 self._store_status(table, payload)
+            elif kind == "evidence":
+                self._store_evidence(payload)
             else:
                 records.append(payload)
         if not records:
@@ -249,6 +261,10 @@ class HeadConsole:
         if state == "online":  # a ruling sent before the station first subscribed would be lost: resend
             for command in self.register.unapplied_rulings(self.hall, table):
                 self._client.publish(topic(self.hall, table, "rulings"), command.encode(), qos=1)
+
+    def _store_evidence(self, evidence: Evidence) -> None:
+        if self.register.store_evidence(self.hall, evidence) and self.on_evidence is not None:
+            self.on_evidence(evidence)
 
     def _ack(self, records: list[Envelope]) -> None:
         by_log: dict[tuple[str, str], list[int]] = defaultdict(list)
