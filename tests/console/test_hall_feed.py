@@ -14,29 +14,9 @@ from referee_station.console.live.hall_feed import EvidenceUpdate, FeedWarning, 
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.update import TableUpdate
 from referee_station.hall.evidence import Evidence, EvidenceError, frame_jpeg, jpeg_frame
-from referee_station.hall.topics import Envelope, record_id
-from referee_station.table.events import Record, Ruling
+from referee_station.table.events import Ruling
 from referee_station.table.referee import TableReferee
-from tests.console.helpers import one_deal_with_flags
-
-
-def envelopes(
-    table: str, inputs: list[Record], log: str = "abcd", cause: dict[int, str] | None = None
-) -> list[Envelope]:
-    """The records a station logs for ``inputs`` (each input, then its outputs), as sent."""
-    referee = TableReferee()
-    out: list[Envelope] = []
-    for event in inputs:
-        outputs = referee.feed(event)
-        for record in (event, *outputs):
-            seq = len(out) + 1
-            body, cause_id = record.to_line(), (cause or {}).get(seq)
-            envelope = Envelope(
-                record_id(table, log, seq), table, log, seq, record.t, record.TYPE, record.IS_INPUT, body, time.time(),
-                cause_id,
-            )
-            out.append(envelope)
-    return out
+from tests.console.helpers import envelopes, one_deal_with_flags
 
 
 def updates(items: list) -> list[TableUpdate]:

@@ -16,7 +16,7 @@ import sys
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
-from referee_station.console.live.hall_feed import EvidenceUpdate, FeedWarning, HallFeed
+from referee_station.console.live.hall_feed import EvidenceUpdate, FeedItem, FeedWarning, HallFeed
 from referee_station.console.live.head_desk import HeadDesk, LoginResult, RulingResult
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.update import TableUpdate
@@ -60,17 +60,7 @@ class HeadApp(QObject):
 
     def deliver(self) -> None:
         """GUI thread: land what the feed and the desk produced since the last look."""
-        warnings = []
-        for item in self.feed.take():
-            if isinstance(item, TableUpdate):
-                self.model.apply(item)
-            elif isinstance(item, EvidenceUpdate):
-                if self.model.alerts.attach_frame((item.table, item.flag), item.frame):
-                    self.model.table(item.table).frame = item.frame
-            elif isinstance(item, FeedWarning):
-                warnings.append((item.table, item.t, item.text))
-        if warnings:
-            self.window.show_warnings(warnings)
+        land(self.model, self.window, self.feed.take())
         for result in self.desk.take():
             if isinstance(result, LoginResult):
                 self.window.login_answered(result)
@@ -87,6 +77,22 @@ class HeadApp(QObject):
         self.desk.close()
         self.head.close()
         self.window.close()
+
+
+def land(model: ConsoleModel, window: HeadWindow, items: list[FeedItem]) -> None:
+    """Put the feed's items in the models: updates applied, late frames given to their alerts (and
+    to their table, whose latest picture they are), warnings shown in the window."""
+    warnings = []
+    for item in items:
+        if isinstance(item, TableUpdate):
+            model.apply(item)
+        elif isinstance(item, EvidenceUpdate):
+            if model.alerts.attach_frame((item.table, item.flag), item.frame):
+                model.table(item.table).frame = item.frame
+        elif isinstance(item, FeedWarning):
+            warnings.append((item.table, item.t, item.text))
+    if warnings:
+        window.show_warnings(warnings)
 
 
 def run_head_console(url: BrokerURL, hall: str, dsn: str, lang: str = "zh") -> int:

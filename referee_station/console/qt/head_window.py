@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QWidget
 
 from referee_station.console.live.head_desk import LoginResult, RulingResult
+from referee_station.console.models.alerts import AlertKey
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
 from referee_station.console.qt.alert_view import item_key
@@ -75,6 +76,8 @@ class HeadWindow(ConsoleWindow):
         super().__init__(model)
         self.tabs.removeTab(self.tabs.indexOf(self.manual))
         self.referee: str | None = None
+        self.shown: AlertKey | None = None
+        """The alert whose evidence frame the table view shows."""
         self.dialog: LoginDialog | None = None
         toolbar = self.addToolBar("head")
         for action, keys, slot in (
@@ -89,7 +92,8 @@ class HeadWindow(ConsoleWindow):
             action.triggered.connect(slot)
             toolbar.addAction(action)
         self.statusBar().addWidget(self.who)
-        self.alerts.list.currentItemChanged.connect(lambda item, _: self.select(item_key(item)[0]) if item else None)
+        self.alerts.list.currentItemChanged.connect(lambda item, _: self.show_alert(item_key(item)) if item else None)
+        model.alerts.framed.connect(lambda alert: self.show_alert(alert.key) if alert.key == self.shown else None)
         model.may_rule = self.may_rule
         self.retranslate(model.lang)
 
@@ -137,6 +141,20 @@ class HeadWindow(ConsoleWindow):
         self.who.setText(tr("logged_in", lang, name=self.referee) if self.referee else tr("not_logged_in", lang))
 
     # -- tables -------------------------------------------------------------------------------
+
+    def show_alert(self, key: AlertKey) -> None:
+        """The alert's table, seen in the frame its flag carries (the table's own view if none)."""
+        alert = self.model.alerts.get(key)
+        self.select(key[0])
+        self.shown = key
+        self.table_view.canvas.evidence = None if alert is None else alert.frame
+        self.table_view.canvas.update()
+
+    def select(self, table: str) -> None:
+        if self.shown is not None and self.shown[0] != table:
+            self.shown = None
+            self.table_view.canvas.evidence = None
+        super().select(table)
 
     def step_table(self, step: int) -> None:
         """Select the next (``1``) or previous (``-1``) table in the hall grid's order."""
