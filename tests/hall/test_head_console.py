@@ -1,8 +1,8 @@
 """The head referee's console over a real hall (issue #23): two stations (``TableStation`` and
 its ``StationLink``, fed a seeded simulated match as ``run --broker`` wires them) on a real
 Mosquitto and PostgreSQL, and the head console's window driven from the keyboard under pytest-qt.
-A flag raised at T02 reaches the head's queue with its camera frame; the ruling, refused until a
-referee logs in, reaches T02 and moves its ladder; the register equals both stations' logs."""
+A flag raised at T22 reaches the head's queue with its camera frame; the ruling, refused until a
+referee logs in, reaches T22 and moves its ladder; the register equals both stations' logs."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from referee_station.table.events import Flag, Penalty
 from tests.hall.conftest import HALL, Hall
 from tests.hall.helpers import LogStation, wait_for
 
-SEEDS = {"T01": 1, "T02": 2}
+SEEDS = {"T21": 1, "T22": 2}
 """Seed 2's first flag is an overtime warning (R-TIME) at its 137th event."""
 
 
@@ -74,26 +74,26 @@ def test_flag_frame_and_ruling_travel_between_two_stations_and_the_head_console(
         assert app.head.wait_connected(10)
         stations = {table: SimStation(hall, table, tmp_path) for table in SEEDS}
         try:
-            t01, t02 = stations["T01"], stations["T02"]
+            t21, t22 = stations["T21"], stations["T22"]
             assert all(s.link.wait_connected(10) for s in stations.values())
-            t01.feed_until()
-            flag = t02.feed_until(137)[-1]
+            t21.feed_until()
+            flag = t22.feed_until(137)[-1]
             assert (flag.id, flag.penalty) == (1, "warning")
             camera = np.full((480, 640, 3), 40, np.uint8)
             camera[100:300, 200:400] = (230, 40, 40)  # a red card on the cloth
-            t02.link.publish_evidence(flag.id, flag.t, frame_jpeg(camera))
+            t22.link.publish_evidence(flag.id, flag.t, frame_jpeg(camera))
 
-            key = ("T02", flag.id)
+            key = ("T22", flag.id)
             qtbot.waitUntil(lambda: model.alerts.get(key) is not None and model.alerts.get(key).frame is not None,
                             timeout=15_000)  # fmt: skip
             frame = model.alerts.get(key).frame
             assert frame.shape == (480, 640, 3) and frame[200, 300, 0] > 180 and frame[200, 300, 2] < 90
-            assert len(model.alerts.pending) == 4  # T01's three infractions first (severity), then T02's warning
-            assert [a.table for a in model.alerts.pending] == ["T01", "T01", "T01", "T02"]
+            ours = [a.table for a in model.alerts.pending if a.table in SEEDS]
+            assert ours == ["T21", "T21", "T21", "T22"]  # T21's three infractions first (severity), then the warning
 
             while window.alerts.current_key() != key:  # the referee goes down the queue with N
                 qtbot.keyClick(window.alerts.list, Qt.Key.Key_N)
-            assert window.selected == "T02"
+            assert window.selected == "T22"
             qtbot.keyClick(window.alerts.list, Qt.Key.Key_Return)  # not logged in: refused, login asked
             assert model.alerts.get(key) is not None and window.dialog is not None and window.dialog.isVisible()
             qtbot.keyClicks(window.dialog.name, "li")
@@ -111,13 +111,14 @@ def test_flag_frame_and_ruling_travel_between_two_stations_and_the_head_console(
             qtbot.keyClick(window.alerts.list, Qt.Key.Key_Return)
             assert model.alerts.get(key) is None
 
-            wait_for(t02.apply_rulings, what="the head's ruling applied at T02")
-            assert [(p.side, p.penalty) for p in t02.penalties] == [(flag.side, "warning")]
-            t02.feed_until()
+            wait_for(t22.apply_rulings, what="the head's ruling applied at T22")
+            assert [(p.side, p.penalty) for p in t22.penalties] == [(flag.side, "warning")]
+            t22.feed_until()
             for station in stations.values():
                 assert station.link.wait_acked(20)
             logs = {table: s.station.lines() for table, s in stations.items()}
-            qtbot.waitUntil(lambda: app.feed.records == sum(len(lines) for lines in logs.values()), timeout=15_000)
+            followed = {table: len(lines) for table, lines in logs.items()}
+            qtbot.waitUntil(lambda: {t: app.feed.followed.get(t) for t in SEEDS} == followed, timeout=15_000)
             app.deliver()
         finally:
             for station in stations.values():
@@ -126,12 +127,12 @@ def test_flag_frame_and_ruling_travel_between_two_stations_and_the_head_console(
 
         for table, lines in logs.items():  # the register equals both stations' logs
             assert [row[5] for row in register.records(HALL, table)] == lines
-        ladder = stations["T02"].station.referee.snapshot()["ladder"]
-        assert model.register.ladders["T02"] == ladder and ladder[flag.side]["warning"] == 1
+        ladder = stations["T22"].station.referee.snapshot()["ladder"]
+        assert model.register.ladders["T22"] == ladder and ladder[flag.side]["warning"] == 1
         assert [(e.table, e.who, e.what) for e in model.register.audit if e.who == "li"] == [
-            ("T02", "li", f"confirm flag {flag.id}")
+            ("T22", "li", f"confirm flag {flag.id}")
         ]
         assert [a.key for a in model.alerts.answered if a.who == "li"] == [key]
-        assert window.warnings == []  # the head's replay gave every output the stations logged
+        assert [w for w in window.warnings if w[0] in SEEDS] == []  # the head's replay gave every logged output
         stored = register.evidence(HALL)
         assert [(e.table, e.flag) for e in stored] == [key]

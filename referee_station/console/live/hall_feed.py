@@ -88,8 +88,8 @@ class HallFeed:
         self._shadows: dict[str, _Shadow] = {}
         self._frames: dict[tuple[str, str, int], Any] = {}
         """Frames that arrived before their flag: (table, log, flag) -> RGB array."""
-        self.records = 0
-        """Records followed (copies and late ones not counted)."""
+        self.followed: dict[str, int] = {}
+        """Records followed per table (copies and late ones not counted)."""
 
     # ------------------------------------------------------------------ in (writer thread, or load)
 
@@ -119,7 +119,7 @@ class HallFeed:
             except (EventError, ValueError) as err:
                 self._warn(envelope.table, envelope.t, f"record {envelope.id} unreadable: {err}")
                 return
-            self.records += 1
+            self.followed[envelope.table] = self.followed.get(envelope.table, 0) + 1
             if envelope.is_input:
                 self._input(envelope, record, shadow)
             else:
