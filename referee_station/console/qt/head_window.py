@@ -3,7 +3,9 @@ the head needs: a referee login before any ruling (hall/auth.py), the table of t
 shown beside it with the flag's evidence frame, and keys for every action.
 
 Keys: Ctrl+L log in, Ctrl+Shift+L log out, Ctrl+PgDown / Ctrl+PgUp next / previous table (in the
-hall grid's order, most severe first); the alert queue's Enter / Delete / N as in the console.
+hall grid's order, most severe first), Ctrl+1 / Ctrl+2 the register / record sheet tab, Ctrl+S /
+Ctrl+P export the sheet as CSV / PDF, Ctrl+E 中文 / English; the alert queue's Enter / Delete / N
+as in the console.
 Manual entry is not offered: the hall carries rulings to a table, never plays.
 """
 
@@ -91,6 +93,18 @@ class HeadWindow(ConsoleWindow):
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             action.triggered.connect(slot)
             toolbar.addAction(action)
+        for keys, slot in (
+            ("Ctrl+1", lambda: self.tabs.setCurrentWidget(self.register)),
+            ("Ctrl+2", lambda: self.tabs.setCurrentWidget(self.sheet)),
+            ("Ctrl+S", lambda: self.sheet.csv_button.click()),
+            ("Ctrl+P", lambda: self.sheet.pdf_button.click()),
+        ):
+            shortcut = QAction(self)
+            shortcut.setShortcut(QKeySequence(keys))
+            shortcut.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            shortcut.triggered.connect(slot)
+            self.addAction(shortcut)
+        self.language.setShortcut(QKeySequence("Ctrl+E"))
         self.statusBar().addWidget(self.who)
         self.alerts.list.currentItemChanged.connect(lambda item, _: self.show_alert(item_key(item)) if item else None)
         model.alerts.framed.connect(lambda alert: self.show_alert(alert.key) if alert.key == self.shown else None)
