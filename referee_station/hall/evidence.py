@@ -85,5 +85,8 @@ def frame_jpeg(frame: np.ndarray, max_side: int = MAX_SIDE, quality: int = QUALI
 def jpeg_frame(jpeg: bytes) -> Any:
     """The JPEG back as an ``H×W×3`` RGB array (what the console's views draw), or ``None`` when
     the bytes do not decode."""
-    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    try:
+        image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error:
+        return None
     return None if image is None else cv2.cvtColor(image, cv2.COLOR_BGR2RGB)

@@ -120,10 +120,13 @@ class HallFeed:
                 self._warn(envelope.table, envelope.t, f"record {envelope.id} unreadable: {err}")
                 return
             self.followed[envelope.table] = self.followed.get(envelope.table, 0) + 1
-            if envelope.is_input:
-                self._input(envelope, record, shadow)
-            else:
-                self._output(envelope, shadow)
+            try:
+                if envelope.is_input:
+                    self._input(envelope, record, shadow)
+                else:
+                    self._output(envelope, shadow)
+            except Exception as err:  # one table's odd record must not stop the head's writer (every table)
+                self._warn(envelope.table, envelope.t, f"record {envelope.id} could not be followed: {err!r}")
 
     def evidence(self, evidence: Evidence) -> None:
         """A flag's camera frame (JPEG), stored by the head."""
