@@ -23,6 +23,10 @@ from referee_station.console.qt.alert_view import item_key
 from referee_station.console.qt.window import ConsoleWindow
 
 STATUS_MS = 8000
+TILES_MS = 1000
+"""The head's hall grid is redrawn once a second: its ages and clocks show whole seconds, and
+repainting 200 tiles four times a second would take a third of the GUI thread (the alert queue,
+not the grid, is where a flag must show at once)."""
 
 
 class LoginDialog(QDialog):
@@ -77,6 +81,7 @@ class HeadWindow(ConsoleWindow):
         self.who = QLabel()
         super().__init__(model)
         self.tabs.removeTab(self.tabs.indexOf(self.manual))
+        self.hall.timer.setInterval(TILES_MS)
         self.referee: str | None = None
         self.shown: AlertKey | None = None
         """The alert whose evidence frame the table view shows."""
