@@ -106,6 +106,7 @@ class AlertView(QWidget):
         item.setData(KEY_ROLE, alert.key)
         item.setForeground(colour(alert.flag.penalty))
         self.list.insertItem(self.model.alerts.position(alert), item)
+        self.list.viewport().update()  # a row inserted below the visible ones repaints nothing by itself
         self._unpainted.append(alert.raised)
         if self.list.currentItem() is None:
             self.list.setCurrentItem(item)

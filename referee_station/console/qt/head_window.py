@@ -74,12 +74,12 @@ class HeadWindow(ConsoleWindow):
     logout_requested = Signal()
 
     def __init__(self, model: ConsoleModel) -> None:
-        self.login_action = QAction()
-        self.logout_action = QAction()
-        self.next_table_action = QAction()
-        self.previous_table_action = QAction()
-        self.who = QLabel()
         super().__init__(model)
+        self.login_action = QAction(self)
+        self.logout_action = QAction(self)
+        self.next_table_action = QAction(self)
+        self.previous_table_action = QAction(self)
+        self.who = QLabel()
         self.tabs.removeTab(self.tabs.indexOf(self.manual))
         self.hall.timer.setInterval(TILES_MS)
         self.referee: str | None = None
@@ -93,7 +93,6 @@ class HeadWindow(ConsoleWindow):
             (self.next_table_action, [QKeySequence("Ctrl+PgDown")], lambda: self.step_table(1)),
             (self.previous_table_action, [QKeySequence("Ctrl+PgUp")], lambda: self.step_table(-1)),
         ):
-            action.setParent(self)
             action.setShortcuts(keys)
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             action.triggered.connect(slot)
