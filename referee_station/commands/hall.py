@@ -1,6 +1,7 @@
 """``referee-station hall``: the head referee's console for a hall of many tables, and its chores.
 
     referee-station hall [serve] --broker mqtt://head@host:1883 --db postgresql://… [--hall NAME]
+    referee-station hall console --broker URL --db DSN [--hall NAME] [--lang zh|en]   # the window
     referee-station hall referee --db DSN --name NAME          # add a referee (password on stdin)
     referee-station hall export --db DSN [--round N] [--out results.csv]
     referee-station hall broker-files --dir DIR --tables T01,T02,… [--hall NAME]
@@ -9,7 +10,9 @@
 result as it is stored and every quarantined message as ``ALARM <table>: <why>``, and reads
 commands on stdin: ``login NAME`` (then the password),
 ``rule TABLE FLAG confirm|dismiss [stop]``, ``tables``, ``logout``, ``quit``. No ruling is sent
-before a referee has logged in. Exit codes: 0 fine, 2 bad input, an unreachable server or no
+before a referee has logged in. ``console`` is the same head in the console's window (tiles,
+one alert queue, evidence frames, login, registers and record sheets; docs/head-console.md);
+``serve`` stays for scripts. Exit codes: 0 fine, 2 bad input, an unreachable server or no
 ``[hall]`` extra (paho-mqtt and psycopg are imported only here, when the command runs).
 """
 
@@ -34,10 +37,12 @@ SHOWN = frozenset({"flag", "penalty", "deal_end", "match_end", "ruling"})
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("hall", help="the head referee's console for many tables (MQTT + PostgreSQL)")
-    parser.add_argument("action", nargs="?", default="serve", choices=("serve", "referee", "export", "broker-files"))
-    parser.add_argument("--broker", help="mqtt://head@host:port or mqtts://…?ca=FILE (serve)")
+    actions = ("serve", "console", "referee", "export", "broker-files")
+    parser.add_argument("action", nargs="?", default="serve", choices=actions)
+    parser.add_argument("--broker", help="mqtt://head@host:port or mqtts://…?ca=FILE (serve, console)")
     parser.add_argument("--db", help="the register: postgresql://user@host:port/db")
     parser.add_argument("--hall", default="hall", help="the hall's name in topics (default: hall)")
+    parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="the console's language (console)")
     parser.add_argument("--name", help="referee name (referee)")
     parser.add_argument("--round", type=int, help="only this round (export)")
     parser.add_argument("--out", type=Path, help="CSV file (export; default stdout)")
@@ -61,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
             return export(args)
         if not args.broker:
             raise ValueError("--broker is required")
+        if args.action == "console":
+            return console(args)
         return serve(args, sys.stdin, sys.stdout)
     except (ValueError, RegisterError) as err:
         print(f"referee-station hall: {err}", file=sys.stderr)
@@ -131,6 +138,18 @@ def describe(envelope: Envelope) -> str:
     body = json.loads(envelope.body)
     fields = " ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in body.items() if k not in ("t", "type"))
     return f"{envelope.table} {body['type']} t={body['t']} {fields}"
+
+
+def console(args: argparse.Namespace) -> int:
+    from referee_station.hall.broker_url import BrokerURL, BrokerURLError
+
+    try:
+        url = BrokerURL.parse(args.broker)
+    except BrokerURLError as err:
+        raise ValueError(str(err)) from err
+    from referee_station.console.qt.head_app import run_head_console  # Qt only for the window
+
+    return run_head_console(url, args.hall, args.db, args.lang)
 
 
 def serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:

@@ -6,6 +6,7 @@ together cannot both apply one).
 ``table_id``, ``t``, ``type``, ``is_input``, ``body``) plus what a hall needs: the message ``id``
 (primary key, so a resent record is stored once, ``ON CONFLICT (id) DO NOTHING``), the ``hall``, the
 station's ``log`` id, the ``cause`` (ruling command applied) and the two clocks for latency.
+``evidence`` keeps each flag's camera frame (JPEG, ``bytea``) under the flag's table, log and id.
 """
 
 from __future__ import annotations
@@ -35,6 +36,12 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         " topic TEXT NOT NULL, reason TEXT NOT NULL, payload BYTEA NOT NULL,"
         " received_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp())",
         "CREATE INDEX quarantine_table ON quarantine (hall, table_id, id)",
+    ),
+    4: (
+        "CREATE TABLE evidence (hall TEXT NOT NULL, table_id TEXT NOT NULL, log TEXT NOT NULL,"
+        " flag INTEGER NOT NULL, t DOUBLE PRECISION NOT NULL, jpeg BYTEA NOT NULL,"
+        " sent_at DOUBLE PRECISION NOT NULL, stored_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),"
+        " PRIMARY KEY (hall, table_id, log, flag))",
     ),
 }
 """Statements that bring the register from version ``n - 1`` to ``n``. Never edit a released step:

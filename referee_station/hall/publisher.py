@@ -37,6 +37,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from referee_station.hall.broker_url import BrokerURL, connect, make_client
+from referee_station.hall.evidence import Evidence
 from referee_station.hall.outbox import Outbox, Pending
 from referee_station.hall.topics import Envelope, RulingCommand, TopicError, channel_of, encode_json, record_id, topic
 from referee_station.table.events import Ruling
@@ -144,6 +145,14 @@ class StationLink:
             self.outbox.mark_applied(command.id, self.outbox.last_seq("ruling"))
         self.flush()
         return True
+
+    def publish_evidence(self, flag_id: int, t: float, jpeg: bytes) -> None:
+        """Send the camera frame of flag ``flag_id`` (a JPEG, ``evidence.frame_jpeg``) taken at table
+        time ``t``. From memory, QoS 1: paho keeps it while disconnected and sends it on reconnect;
+        it is not in the outbox (``hall.evidence`` says why). Raises ``EvidenceError`` for bytes
+        that are not a JPEG or are too large."""
+        evidence = Evidence(self.table, self.outbox.log, flag_id, t, jpeg, time.time())
+        self._client.publish(topic(self.hall, self.table, "evidence"), evidence.encode(), qos=1)
 
     @property
     def connected(self) -> bool:

@@ -16,6 +16,7 @@ from typing import Any
 
 import psycopg
 
+from referee_station.hall.evidence import Evidence
 from referee_station.hall.migrations import MIGRATIONS, SCHEMA_VERSION
 from referee_station.hall.topics import Envelope, Quarantined, RulingCommand
 
@@ -187,6 +188,41 @@ class Register:
             sql += " AND type = ANY(%s)"
             params.append(list(types))
         return self._query(sql + " ORDER BY table_id, log, seq", params)
+
+    def envelopes(self, hall: str) -> list[Envelope]:
+        """Every stored record of the hall as it came off the bus, in log order: what a head console
+        that starts mid-event replays to show the tables, alerts, registers and sheets so far."""
+        rows = self._query(
+            "SELECT id, table_id, log, seq, t, type, is_input, body, sent_at, cause FROM records WHERE hall = %s"
+            " ORDER BY table_id, log, seq",
+            (hall,),
+        )
+        return [
+            Envelope(i, table, log, seq, t, kind, bool(is_input), body, sent_at, cause)
+            for i, table, log, seq, t, kind, is_input, body, sent_at, cause in rows
+        ]
+
+    def store_evidence(self, hall: str, evidence: Evidence) -> bool:
+        """Keep a flag's camera frame; False for a copy already stored (the first one stays)."""
+        with self._lock, self._conn.transaction(), self._conn.cursor() as cur:
+            cur.execute(
+                "INSERT INTO evidence (hall, table_id, log, flag, t, jpeg, sent_at) VALUES (%s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT (hall, table_id, log, flag) DO NOTHING",
+                (hall, evidence.table, evidence.log, evidence.flag, evidence.t, evidence.jpeg, evidence.sent_at),
+            )
+            return cur.rowcount == 1
+
+    def evidence(self, hall: str) -> list[Evidence]:
+        """Every flag's frame in the hall, oldest first."""
+        rows = self._query(
+            "SELECT table_id, log, flag, t, jpeg, sent_at FROM evidence WHERE hall = %s ORDER BY stored_at", (hall,)
+        )
+        return [Evidence(table, log, flag, t, bytes(jpeg), sent_at) for table, log, flag, t, jpeg, sent_at in rows]
+
+    def ruling_referee(self, command_id: str) -> str | None:
+        """Who issued a ruling command (the audit of the head console)."""
+        rows = self._query("SELECT referee FROM rulings WHERE id = %s", (command_id,))
+        return str(rows[0][0]) if rows else None
 
     def _query(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         with self._lock, self._conn.transaction():

@@ -42,6 +42,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from referee_station.hall.auth import LoginError, Session, check_referee
 from referee_station.hall.broker_url import BrokerURL, connect, make_client
+from referee_station.hall.evidence import Evidence
 from referee_station.hall.register import Register
 from referee_station.hall.topics import (
     STATION_CHANNELS,
@@ -106,6 +107,7 @@ class HeadConsole:
         *,
         on_record: Callable[[Envelope], None] | None = None,
         on_alarm: Callable[[Quarantined], None] | None = None,
+        on_evidence: Callable[[Evidence], None] | None = None,
     ) -> None:
         self.hall = hall
         self.url = url
@@ -116,6 +118,8 @@ class HeadConsole:
         """Called (writer thread) for each quarantined message, after it is in the register."""
         self.alarms: dict[str, deque[Quarantined]] = defaultdict(lambda: deque(maxlen=ALARMS_KEPT))
         """The latest quarantined messages of each table (topic's table)."""
+        self.on_evidence = on_evidence
+        """Called (writer thread) for each flag's camera frame once it is in the register."""
         self.stats = HeadStats()
         self.statuses: dict[str, str] = {}
         self.refused: str | None = None
@@ -211,8 +215,14 @@ class HeadConsole:
                 state = decode_status(message.payload, table)
                 self._inbox.put(("status", table, (state, message.payload.decode())))
                 return
+            if channel == "evidence":
+                evidence = Evidence.decode(message.payload)
+                if evidence.table != table:
+                    raise TopicError(f"{message.topic}: evidence names table {evidence.table!r}")
+                self._inbox.put(("evidence", table, evidence))
+                return
             envelope = Envelope.decode(message.payload, table)
-        except TopicError as err:  # EnvelopeError, and anything else the checks refuse
+        except TopicError as err:  # EnvelopeError, EvidenceError, and anything else the checks refuse
             self._inbox.put(("alarm", table, self._alarm(table, message.topic, str(err), message.payload)))
             return
         self.stats.received += 1
@@ -264,6 +274,8 @@ class HeadConsole:
                 self._store_status(table, *payload)
             elif kind == "alarm":
                 alarms.append(payload)
+            elif kind == "evidence":
+                self._store_evidence(payload)
             else:
                 records.append(payload)
         fresh = list({e.id: e for e in records if e.id not in self._seen}.values())
@@ -336,6 +348,10 @@ class HeadConsole:
         if state == "online":  # a ruling sent before the station first subscribed would be lost: resend
             for command in self.register.unapplied_rulings(self.hall, table):
                 self._client.publish(topic(self.hall, table, "rulings"), command.encode(), qos=1)
+
+    def _store_evidence(self, evidence: Evidence) -> None:
+        if self.register.store_evidence(self.hall, evidence) and self.on_evidence is not None:
+            self.on_evidence(evidence)
 
     def _ack(self, records: list[Envelope]) -> None:
         by_log: dict[tuple[str, str], list[int]] = defaultdict(list)

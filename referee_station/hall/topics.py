@@ -14,6 +14,7 @@ Topics (``hall`` and ``table`` are single topic levels, no ``/ + #``)::
     guandan/<hall>/<table>/results   station -> head   deal_end, match_end
     guandan/<hall>/<table>/clocks    station -> head   countdown
     guandan/<hall>/<table>/status    station -> head   retained; last will "offline"
+    guandan/<hall>/<table>/evidence  station -> head   a flag's camera frame (``hall.evidence``)
     guandan/<hall>/<table>/rulings   head -> station   a referee's ruling on a flag
     guandan/<hall>/<table>/acks      head -> station   seqs now safely in the register
 """
@@ -29,7 +30,7 @@ from typing import Any, ClassVar
 from referee_station.table.events import RECORD_TYPES, EventError, parse_line
 
 ROOT = "guandan"
-STATION_CHANNELS: tuple[str, ...] = ("events", "flags", "results", "clocks", "status")
+STATION_CHANNELS: tuple[str, ...] = ("events", "flags", "results", "clocks", "status", "evidence")
 """What a station may publish (the ACL grants exactly these)."""
 HEAD_CHANNELS: tuple[str, ...] = ("rulings", "acks")
 """What only the head console may publish; a station reads its own."""

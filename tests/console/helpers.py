@@ -3,12 +3,15 @@ model wired to a live hall the way the application wires it (entries go back thr
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from referee_station.console.live.hall import LiveHall
 from referee_station.console.live.runner import TableRunner
 from referee_station.console.models.console import ConsoleModel
+from referee_station.hall.topics import Envelope, record_id
 from referee_station.table.events import Record, parse_record
+from referee_station.table.referee import TableReferee
 from tests.table.helpers import Table, east_west_sweep
 
 
@@ -60,3 +63,22 @@ class Wired:
                 return
             for update in updates:
                 self.model.apply(update)
+
+
+def envelopes(
+    table: str, inputs: list[Record], log: str = "abcd", cause: dict[int, str] | None = None
+) -> list[Envelope]:
+    """The records a station logs for ``inputs`` (each input, then its outputs), as sent."""
+    referee = TableReferee()
+    out: list[Envelope] = []
+    for event in inputs:
+        outputs = referee.feed(event)
+        for record in (event, *outputs):
+            seq = len(out) + 1
+            body, cause_id = record.to_line(), (cause or {}).get(seq)
+            envelope = Envelope(
+                record_id(table, log, seq), table, log, seq, record.t, record.TYPE, record.IS_INPUT, body, time.time(),
+                cause_id,
+            )
+            out.append(envelope)
+    return out

@@ -8,6 +8,8 @@ through ``send``, which the live side connects to (a queue, never a direct call 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from referee_station.console.models.alerts import AlertKey, AlertQueue
 from referee_station.console.models.hall import HallModel
 from referee_station.console.models.manual import parse_entry
@@ -34,6 +36,9 @@ class ConsoleModel:
         self.picker = CardPicker()
         self.send = Signal()
         self.language_changed = Signal()
+        self.may_rule: Callable[[], bool] = lambda: True
+        """Asked before a ruling leaves the console: the head console's says no (and asks for a
+        login) until a referee has logged in (hall/auth.py)."""
 
     def table(self, name: str) -> TableModel:
         model = self.hall.tables.get(name)
@@ -48,11 +53,15 @@ class ConsoleModel:
         self.register.apply(update)
         self.sheet.apply(update)
 
-    def rule(self, key: AlertKey, decision: str, *, stop_next: bool = False) -> None:
-        """Confirm or dismiss a pending alert; the ruling goes to its table's referee."""
+    def rule(self, key: AlertKey, decision: str, *, stop_next: bool = False) -> bool:
+        """Confirm or dismiss a pending alert; the ruling goes to its table's referee. False, and
+        nothing changes, when ``may_rule`` refuses."""
+        if not self.may_rule():
+            return False
         table = key[0]
         ruling = self.alerts.answer(key, decision, self.referee, self.table(table).now, stop_next=stop_next)
         self.send.emit(table, ruling, self.referee)
+        return True
 
     def enter(self, table: str, text: str) -> Record:
         """A manual entry for ``table`` (raises ``ManualEntryError`` with the reason)."""

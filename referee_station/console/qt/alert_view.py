@@ -80,6 +80,7 @@ class AlertView(QWidget):
         self.list.viewport().installEventFilter(self)
         model.alerts.added.connect(self._add)
         model.alerts.answered_signal.connect(self._remove)
+        model.alerts.framed.connect(lambda alert: self._show_detail() if alert.key == self.current_key() else None)
         model.language_changed.connect(self.retranslate)
         self.retranslate(model.lang)
 
@@ -104,7 +105,8 @@ class AlertView(QWidget):
         item = QListWidgetItem(alert.text(self.model.lang))
         item.setData(KEY_ROLE, alert.key)
         item.setForeground(colour(alert.flag.penalty))
-        self.list.addItem(item)
+        self.list.insertItem(self.model.alerts.position(alert), item)
+        self.list.viewport().update()  # a row inserted below the visible ones repaints nothing by itself
         self._unpainted.append(alert.raised)
         if self.list.currentItem() is None:
             self.list.setCurrentItem(item)
@@ -140,7 +142,8 @@ class AlertView(QWidget):
         if key is None:
             return
         following = self.model.alerts.next_key(key)
-        self.model.rule(key, decision, stop_next=self.stop_next.isChecked())
+        if not self.model.rule(key, decision, stop_next=self.stop_next.isChecked()):
+            return
         if following is not None and following != key:
             self.select(following)
 

@@ -55,7 +55,9 @@ class TileLabel(QLabel):
         if tile.state != self.state:
             self.state = tile.state
             self.setStyleSheet(f"background:{STATE_COLOURS[tile.state]};color:white;border-radius:6px;padding:4px;")
-        self.setText(tile_html(tile, lang))
+        html = tile_html(tile, lang)
+        if html != self.text():  # a rich-text relayout per tile per tick is most of a big hall's GUI work
+            self.setText(html)
 
     def mousePressEvent(self, event) -> None:
         self.clicked.emit(self.table)
@@ -120,11 +122,17 @@ class HallView(QWidget):
                 label = self.tiles[tile.table] = TileLabel(tile.table)
                 label.clicked.connect(self.table_selected)
             label.show_tile(tile, self.model.lang)
-        if order != self.order:  # re-lay the grid only when the severity order changed
+        if order != self.order:  # re-lay the grid only when the severity order changed, moving only what moved
+            before = {name: i for i, name in enumerate(self.order)}
             self.order = order
-            for label in self.tiles.values():
-                self.grid.removeWidget(label)
-                label.hide()
+            shown = set(order)
+            for name, label in self.tiles.items():
+                if name not in shown and name in before:
+                    self.grid.removeWidget(label)
+                    label.hide()
             for i, name in enumerate(order):
-                self.grid.addWidget(self.tiles[name], i // COLUMNS, i % COLUMNS)
-                self.tiles[name].show()
+                label = self.tiles[name]
+                if before.get(name) != i:
+                    self.grid.removeWidget(label)
+                    self.grid.addWidget(label, i // COLUMNS, i % COLUMNS)
+                    label.show()

@@ -7,6 +7,8 @@ second; redrawing on each would be wasted work on a busy hall).
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
@@ -36,6 +38,8 @@ class ClothCanvas(QWidget):
         super().__init__(parent)
         self.model: TableModel | None = None
         self.lang = "zh"
+        self.evidence: Any = None
+        """A flag's frame to show instead of the table's latest (the head console's selected alert)."""
         self.setMinimumSize(260, 260)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
@@ -52,7 +56,8 @@ class ClothCanvas(QWidget):
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         square = self._square()
-        image = frame_image(self.model.frame) if self.model is not None else None
+        frame = self.evidence if self.evidence is not None else self.model.frame if self.model is not None else None
+        image = frame_image(frame)
         if image is not None:
             painter.drawImage(square, image)
         else:

@@ -1,0 +1,120 @@
+"""The head referee's desk: logins and rulings, done in a worker thread of their own.
+
+Why a thread: a login checks a salted PBKDF2 hash (about 0.3 s) and a ruling is written to the
+PostgreSQL register before it is sent (``HeadConsole.rule``), and the register's connection is
+shared with the head's writer; none of that may hold up the window. The GUI asks (``login``,
+``rule``, ``logout``) and later ``take``s the answers; it never calls the hall itself (STYLE.md).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+import psycopg
+
+from referee_station.hall.auth import LoginError, Session
+from referee_station.hall.topics import RulingCommand, TopicError
+from referee_station.table.events import Ruling
+
+
+class Head(Protocol):
+    """What the desk needs of ``hall.subscriber.HeadConsole``."""
+
+    def login(self, referee: str, password: str) -> Session: ...
+
+    def logout(self, session: Session) -> None: ...
+
+    def rule(
+        self, session: Session | None, table: str, flag: int, decision: str, *, stop_next: bool = False
+    ) -> RulingCommand: ...
+
+
+@dataclass(frozen=True)
+class LoginResult:
+    """A login's answer: the referee now logged in, or why not (``None`` after a logout)."""
+
+    referee: str | None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class RulingResult:
+    """A ruling's answer: the command sent (audited in the register), or why it was not."""
+
+    table: str
+    flag: int
+    command: RulingCommand | None
+    error: str | None = None
+
+
+DeskResult = LoginResult | RulingResult
+
+
+class HeadDesk:
+    """Logins and rulings of the head console, in order, off the GUI thread."""
+
+    def __init__(self, head: Head) -> None:
+        self.head = head
+        self._session: Session | None = None
+        self._jobs: queue.SimpleQueue[Callable[[], DeskResult] | None] = queue.SimpleQueue()
+        self._results: queue.SimpleQueue[DeskResult] = queue.SimpleQueue()
+        self._worker = threading.Thread(target=self._run, name="head-desk", daemon=True)
+        self._worker.start()
+
+    def login(self, referee: str, password: str) -> None:
+        self._jobs.put(lambda: self._login(referee, password))
+
+    def logout(self) -> None:
+        self._jobs.put(self._logout)
+
+    def rule(self, table: str, ruling: Ruling) -> None:
+        """Send a ruling made on the console (``ConsoleModel.send``) to its table."""
+        self._jobs.put(lambda: self._rule(table, ruling))
+
+    def take(self) -> list[DeskResult]:
+        results: list[DeskResult] = []
+        while True:
+            try:
+                results.append(self._results.get_nowait())
+            except queue.Empty:
+                return results
+
+    def close(self) -> None:
+        """Finish the jobs asked for, then stop (safe to call twice)."""
+        if self._worker.is_alive():
+            self._jobs.put(None)
+            self._worker.join()
+
+    # ------------------------------------------------------------------ worker thread
+
+    def _run(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            self._results.put(job())
+
+    def _login(self, referee: str, password: str) -> LoginResult:
+        try:
+            self._session = self.head.login(referee, password)
+        except LoginError as err:
+            return LoginResult(None if self._session is None else self._session.referee, str(err))
+        return LoginResult(referee)
+
+    def _logout(self) -> LoginResult:
+        if self._session is not None:
+            self.head.logout(self._session)
+            self._session = None
+        return LoginResult(None)
+
+    def _rule(self, table: str, ruling: Ruling) -> RulingResult:
+        try:
+            command = self.head.rule(
+                self._session, table, ruling.flag, ruling.decision, stop_next=ruling.stop_next
+            )
+        except (LoginError, ValueError, TopicError) as err:
+            return RulingResult(table, ruling.flag, None, str(err))
+        except psycopg.Error as err:  # the register unreachable: nothing is sent, the GUI says so
+            return RulingResult(table, ruling.flag, None, f"the register: {err}")
+        return RulingResult(table, ruling.flag, command)
