@@ -25,7 +25,6 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Protocol
 
-import cv2
 import numpy as np
 
 from referee_station.station.director import DealDirector
@@ -39,8 +38,6 @@ MAX_PRELUDE = 4
 """Most events the director puts before one camera play (a deal start and up to three passes)."""
 KEEP_FRAMES_S = 3.0
 """Frames kept to show the moment of an event (the tracker reports a landing up to ~2 s late)."""
-EVIDENCE_WIDTH = 960
-"""Width of the JPEG a flag carries to the hall: the cards' indices stay legible to a referee."""
 
 
 class Source(Enum):
@@ -133,7 +130,7 @@ class Station:
         deck_check: Callable[[], str | None] | None = None,
         seat_units: SeatUnits | None = None,
         hall: Hall | None = None,
-        evidence: Callable[[Flag, bytes], None] | None = None,
+        evidence: Callable[[Flag, np.ndarray], None] | None = None,
         offset: float = 0.0,
     ) -> None:
         self.referee = referee
@@ -259,9 +256,8 @@ class Station:
             if isinstance(out, Countdown) and self.seat_units is not None:
                 self.seat_units.countdown(out)
         if image is not None and self.evidence is not None:
-            jpeg = evidence_jpeg(image)
             for flag in flags:
-                self.evidence(flag, jpeg)
+                self.evidence(flag, image)
         fed.append(Fed(event, outputs, source, who, self.referee.snapshot(), image))
 
     def _keep(self, t: float, image: np.ndarray) -> None:
@@ -294,13 +290,3 @@ class Station:
             out["timer"] = out["seats"] = self._seats_ok
         return out
 
-
-def evidence_jpeg(image: np.ndarray, width: int = EVIDENCE_WIDTH) -> bytes:
-    """The frame a flag carries to the hall, scaled to ``width`` and JPEG-encoded."""
-    h, w = image.shape[:2]
-    if w > width:
-        image = cv2.resize(image, (width, round(h * width / w)), interpolation=cv2.INTER_AREA)
-    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
-    if not ok:
-        raise ValueError("the frame could not be encoded as JPEG")
-    return data.tobytes()

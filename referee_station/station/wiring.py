@@ -26,6 +26,7 @@ from vision.calibrate import Calibration, calibration_path, from_markers
 from vision.capture import CaptureError, open_source, paced
 from vision.layout import Layout
 from vision.pipeline import CameraPipeline, ReadFrame
+from vision.topview import top_view
 
 if TYPE_CHECKING:
     from referee_station.hall.publisher import StationLink
@@ -184,14 +185,18 @@ def open_station(
     setup: MatchSetup | None = None,
     others: Sequence[Record] = (),
     auto_confirm: bool = False,
-    evidence: Callable[[Flag, bytes], None] | None = None,
+    evidence: Callable[[Flag, np.ndarray], None] | None = None,
+    seat_units: bool | None = None,
 ) -> Opened:
     """Everything ``args`` names, opened and closed with ``stack``: log, reader, source (paced at
     ``--speed`` for a recording with seat units), calibration from the first frame, seat units, hall.
+    ``seat_units`` says whether passes and reports reach the station (default: ``--devices`` is given);
+    without them passes are inferred and reports not demanded.
     Raises ``CaptureError``, ``CalibrationError``, ``OSError`` or ``ValueError`` with what is wrong."""
     start = time.monotonic()
     speed = getattr(args, "speed", None) or 1.0
-    if setup is not None and not args.devices:  # nobody can press a report: R-REPORT is the floor referee's
+    seat_units = bool(args.devices) if seat_units is None else seat_units
+    if setup is not None and not seat_units:  # nobody can press a report: R-REPORT is the floor referee's
         setup = replace(setup, rules={**setup.rules, "reports_heard": False})
 
     def source_clock() -> float:
@@ -221,12 +226,12 @@ def open_station(
         opened.sink,
         pipeline=pipeline,
         setup=setup,
-        infer_passes=setup is not None and not args.devices,
+        infer_passes=setup is not None and not seat_units,
         others=others,
         deck_check=deck_check,
         seat_units=units,
         hall=opened.hall,
-        evidence=evidence if evidence is not None else _hall_evidence(opened.hall),
+        evidence=evidence if evidence is not None else _hall_evidence(opened.hall, calibration),
         offset=opened.offset,
     )
     holder.append(station)
@@ -240,9 +245,13 @@ def open_station(
     return Opened(station, timed(), calibration, read)
 
 
-def _hall_evidence(hall: StationLink | None) -> Callable[[Flag, bytes], None] | None:
-    """The flag's frame to the head referee, where the hall link carries evidence."""
-    publish = getattr(hall, "publish_evidence", None)
-    if publish is None:
+def _hall_evidence(hall: StationLink | None, calibration: Calibration) -> Callable[[Flag, np.ndarray], None] | None:
+    """The flag's frame to the head referee: the table seen from above, as the station console shows it."""
+    if hall is None:
         return None
-    return lambda flag, jpeg: publish(flag.id, flag.t, jpeg)
+    from referee_station.hall.evidence import frame_jpeg
+
+    def publish(flag: Flag, image: np.ndarray) -> None:
+        hall.publish_evidence(flag.id, flag.t, frame_jpeg(top_view(image, calibration.homography)))
+
+    return publish

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import cv2
 
-from referee_station.console.live.camera import top_view
 from referee_station.console.live.hall_feed import HallFeed
 from referee_station.console.live.head_desk import LoginResult
 from referee_station.console.models.console import ConsoleModel
@@ -24,6 +23,7 @@ from referee_station.hall.evidence import Evidence, frame_jpeg
 from referee_station.sim.match import simulate
 from referee_station.table.events import Flag, parse_line
 from tests.console.helpers import envelopes
+from vision.topview import top_view
 from vision.video import VideoRenderer, choreograph
 
 SHOT = Path(__file__).resolve().parents[2] / "docs" / "head-console.png"

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from referee_station.cli import main
-from vision.calibrate import CALIBRATION_DIR, CalibrationError, calibration_path
+from vision.calibrate import TABLES_DIR, CalibrationError, calibration_path
 from vision.capture import CaptureError, read_image
 
 CORNERS = "410,690;1000,690;960,90;450,90"
@@ -73,13 +73,13 @@ def test_corners_outside_the_image_are_an_error(frame_jpeg: Path, capsys: pytest
 def test_calibrate_writes_only_inside_the_calibration_folder(
     tmp_path: Path, frame_jpeg: Path, capsys: pytest.CaptureFixture[str], table: str
 ) -> None:
-    before = sorted(CALIBRATION_DIR.iterdir())
+    before = sorted(TABLES_DIR.iterdir())
     with pytest.raises(CalibrationError, match="cannot name a calibration file"):
         calibration_path(table)
     corners = CORNERS.replace(";", " ")
     assert main(["calibrate", "--image", str(frame_jpeg), "--table", table, "--corners", corners]) == 2
     assert "cannot name a calibration file" in capsys.readouterr().err
-    assert sorted(CALIBRATION_DIR.iterdir()) == before
+    assert sorted(TABLES_DIR.iterdir()) == before
 
 
 def test_calibrate_refuses_corners_outside_the_image(frame_jpeg: Path, capsys: pytest.CaptureFixture[str]) -> None:

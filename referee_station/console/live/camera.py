@@ -17,18 +17,15 @@ import itertools
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 
-import cv2
 import numpy as np
 
-from referee_station.console.models.cloth import HALF
 from referee_station.table.events import Record
 from vision.calibrate import from_markers
 from vision.layout import Layout
 from vision.pipeline import CameraPipeline, ReadFrame, seen_by_camera
+from vision.topview import top_view
 from vision.video import VideoRenderer, choreograph
 
-TOP_VIEW_PX = 540
-"""Side of the rectified table image the console shows (6 px per cloth cm)."""
 KEEP_SECONDS = 3.0
 """Frames kept for the console (the frame at a flag); the pipeline runs less than a second ahead."""
 
@@ -76,11 +73,3 @@ class CameraTable:
         i = bisect.bisect_right([when for when, _ in self._recent], t)
         return top_view(self._recent[max(0, i - 1)][1], self.calibration.homography)
 
-
-def top_view(frame: np.ndarray, homography: np.ndarray, size: int = TOP_VIEW_PX) -> np.ndarray:
-    """The 90 × 90 cm table top seen straight from above (+y North up), as the console draws its zones
-    in cloth cm over it: the referee sees the cards inside the zones the station reads."""
-    scale = size / (2 * HALF)
-    cloth_to_view = np.array([[scale, 0, HALF * scale], [0, -scale, HALF * scale], [0, 0, 1]])
-    view = cv2.warpPerspective(frame, cloth_to_view @ np.linalg.inv(homography), (size, size))
-    return cv2.cvtColor(view, cv2.COLOR_BGR2RGB)

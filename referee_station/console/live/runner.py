@@ -16,13 +16,14 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from referee_station.console.live.camera import CameraTable, top_view
+from referee_station.console.live.camera import CameraTable
 from referee_station.console.live.devices import DeviceBridge
 from referee_station.console.live.feed import FrameSource, TableFeed
 from referee_station.console.models.update import TableUpdate
 from referee_station.station.orchestrator import Fed, Source, Station, Step
 from referee_station.table.events import Flag, Pass, PlayCards, Record, Report
 from referee_station.table.referee import TableReferee
+from vision.topview import top_view
 
 
 class TableRunner:

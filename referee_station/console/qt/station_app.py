@@ -18,7 +18,6 @@ from contextlib import ExitStack
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox
 
-from referee_station.console.live.camera import top_view
 from referee_station.console.live.runner import table_update
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
@@ -30,6 +29,7 @@ from referee_station.station.orchestrator import Step
 from referee_station.station.setup import MatchSetup
 from referee_station.station.wiring import Opened, open_station
 from vision.calibrate import CalibrationError
+from vision.topview import top_view
 
 PUMP_MS = 10
 IDLE_S = 0.05
