@@ -176,6 +176,8 @@ class Opened:
     frames: Iterator[tuple[float, np.ndarray | None]]
     calibration: Calibration
     reader: ReadFrame
+    clock: Callable[[], float]
+    """The table clock the seat units' presses are stamped with (table seconds)."""
 
 
 def open_station(
@@ -242,7 +244,7 @@ def open_station(
                 truth.t = t
             yield t, frame
 
-    return Opened(station, timed(), calibration, read)
+    return Opened(station, timed(), calibration, read, lambda: opened.offset + source_clock())
 
 
 def _hall_evidence(hall: StationLink | None, calibration: Calibration) -> Callable[[Flag, np.ndarray], None] | None:
