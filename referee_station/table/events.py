@@ -532,7 +532,7 @@ class Reading(Output):
     seat: str = ""
     cards: tuple[str, ...] = ()
     status: str = "open"
-    readings: tuple[dict[str, Any], ...] = ()
+    readings: tuple[dict[str, str], ...] = ()
     kind: str | None = None
     key: str | None = None
     by: str | None = None

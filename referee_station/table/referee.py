@@ -78,7 +78,7 @@ HAND_SIZE = 27
 REPORT_MAX = 10
 
 
-def _named(readings: tuple[Play, ...]) -> tuple[dict[str, Any], ...]:
+def _named(readings: tuple[Play, ...]) -> tuple[dict[str, str], ...]:
     """Readings as the ``reading`` output lists them: ``{"kind", "key"}``, weakest first."""
     return tuple({"kind": play.kind.value, "key": play.key} for play in readings)
 

@@ -50,7 +50,8 @@ def test_evidence_reaches_the_register_once_and_only_from_its_own_table(
         assert rogue.publish(topic(HALL, "T23", "evidence"), forged) == "Not authorized"
         assert rogue.publish(topic(HALL, "T24", "evidence"), forged) == "Success"  # names T23: dropped
         assert rogue.publish(topic(HALL, "T24", "evidence"), b'{"table":"T24"}\nGIF89a') == "Success"  # no JPEG
-        wait_for(lambda: head.stats.dropped == 2, what="the two bad frames dropped")
+        wait_for(lambda: len(head.alarms["T24"]) == 2, what="the two bad frames quarantined as T24's alarms")
+        assert head.stats.quarantined >= 2 and not head.alarms["T23"]
         rogue.close()
     [stored] = register.evidence(HALL)
     assert (stored.table, stored.log, stored.flag, stored.t) == ("T23", link.outbox.log, 1, 12.5)

@@ -21,6 +21,7 @@ from referee_station.hall.auth import hash_referee
 from referee_station.hall.broker_url import BrokerURL
 from referee_station.hall.register import Register
 from referee_station.log.jsonl import read_jsonl
+from referee_station.log.store import EventStore
 from referee_station.station.setup import MatchSetup
 from referee_station.station.wiring import open_station
 from referee_station.table.events import Flag, Pass, Penalty, Report
@@ -108,8 +109,6 @@ def test_a_flag_at_a_live_table_is_ruled_at_the_head(qtbot, hall: Hall, register
             assert station.opened.station.hall.wait_acked(20)
         lines = {}
         for table in ("T01", "T02"):
-            from referee_station.log.store import EventStore
-
             with EventStore(tmp_path / f"{table}.sqlite") as store:
                 lines[table] = [line for line, _ in store.rows(table)]
         qtbot.waitUntil(lambda: {t: app.feed.followed.get(t) for t in lines} == {t: len(v) for t, v in lines.items()},
@@ -117,4 +116,6 @@ def test_a_flag_at_a_live_table_is_ruled_at_the_head(qtbot, hall: Hall, register
         for table, want in lines.items():  # the register equals both stations' logs
             assert [row[5] for row in register.records(HALL, table)] == want
         assert [(e.table, e.flag) for e in register.evidence(HALL)] == [key]
-        assert model.register.ladders["T02"]["EW"]["warning"] == 1
+        app.deliver()
+        ladder = t02.station.referee.snapshot()["ladder"]
+        assert model.register.ladders["T02"] == ladder and ladder["EW"]["warning"] == 1

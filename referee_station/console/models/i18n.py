@@ -79,6 +79,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "start_level": ("{side} 起始级", "{side} starting level"),
     "first_leader": ("第一副首攻（翻牌所得）", "first deal's first leader (card turned)"),
     "start_match": ("开始比赛", "Start match"),
+    "cancel": ("取消", "Cancel"),
     "setup_needs_names": ("请填写两队队名", "name both sides"),
     "station_error": ("无法启动牌桌", "the table cannot start"),
     "export_csv": ("导出 CSV", "Export CSV"),

@@ -62,6 +62,7 @@ class SetupDialog(QDialog):
         form.addRow(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(tr("start_match", lang))
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(tr("cancel", lang))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
