@@ -24,22 +24,14 @@ BATCH_S = 0.01
 """Longest the worker holds updates before handing them over (camera tables read frames between events)."""
 
 
-class Engine(QObject):
-    """Plays a ``LiveHall`` in a worker thread; emits ``updates(list[TableUpdate])`` and
-    ``finished_hall()`` on the GUI thread."""
+class WorkerEngine(QObject):
+    """A worker thread (``_run``, until ``_stop`` is set) and a GUI timer (``_deliver``) that lands its
+    results: the one way the consoles' referees reach the GUI thread."""
 
-    updates = Signal(object)
-    finished_hall = Signal()
-    warned = Signal(object)
-    """list[(table, table time, text)]: the cameras' warnings (moved, deck mismatch)."""
-
-    def __init__(self, hall: LiveHall) -> None:
+    def __init__(self, name: str) -> None:
         super().__init__()
-        self.hall = hall
-        self._batches: queue.SimpleQueue[list | None] = queue.SimpleQueue()
-        self._warnings: queue.SimpleQueue[list] = queue.SimpleQueue()
         self._stop = threading.Event()
-        self._worker = threading.Thread(target=self._run, name="live-hall", daemon=True)
+        self._worker = threading.Thread(target=self._run, name=name, daemon=True)
         self._pump = QTimer(self)
         self._pump.timeout.connect(self._deliver)
 
@@ -51,11 +43,39 @@ class Engine(QObject):
         return self._worker.is_alive()
 
     def stop(self) -> None:
-        """Stop the worker, wait for it and let go of the tables' devices (safe to call twice)."""
+        """Stop the worker, wait for it and let go of what it holds (safe to call twice)."""
         self._stop.set()
         if self._worker.is_alive():
             self._worker.join()
         self._pump.stop()
+        self._close()
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+    def _deliver(self) -> None:
+        raise NotImplementedError
+
+    def _close(self) -> None:
+        """What the worker held (devices) once it has stopped."""
+
+
+class Engine(WorkerEngine):
+    """Plays a ``LiveHall`` in a worker thread; emits ``updates(list[TableUpdate])`` and
+    ``finished_hall()`` on the GUI thread."""
+
+    updates = Signal(object)
+    finished_hall = Signal()
+    warned = Signal(object)
+    """list[(table, table time, text)]: the cameras' warnings (moved, deck mismatch)."""
+
+    def __init__(self, hall: LiveHall) -> None:
+        self.hall = hall
+        self._batches: queue.SimpleQueue[list | None] = queue.SimpleQueue()
+        self._warnings: queue.SimpleQueue[list] = queue.SimpleQueue()
+        super().__init__("live-hall")
+
+    def _close(self) -> None:
         self.hall.close()
 
     def _run(self) -> None:

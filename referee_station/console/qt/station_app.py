@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import argparse
 import queue
-import threading
 from contextlib import ExitStack
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QMessageBox
 
 from referee_station.console.live.runner import table_update
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
+from referee_station.console.qt.engine import WorkerEngine
 from referee_station.console.qt.setup_dialog import SetupDialog
 from referee_station.console.qt.window import ConsoleWindow
 from referee_station.log.station import ReplayMismatch
@@ -31,12 +31,11 @@ from referee_station.station.wiring import Opened, open_station
 from vision.calibrate import CalibrationError
 from vision.topview import top_view
 
-PUMP_MS = 10
 IDLE_S = 0.05
 """After the source ends the worker still feeds the console's entries this often."""
 
 
-class StationEngine(QObject):
+class StationEngine(WorkerEngine):
     """Runs one table's station in a worker thread; emits ``updates``, ``warned`` and ``ended`` on the
     GUI thread."""
 
@@ -45,28 +44,10 @@ class StationEngine(QObject):
     ended = Signal()
 
     def __init__(self, table: str, opened: Opened) -> None:
-        super().__init__()
         self.table = table
         self.opened = opened
         self._out: queue.SimpleQueue[tuple[list, list] | None] = queue.SimpleQueue()
-        self._stop = threading.Event()
-        self._worker = threading.Thread(target=self._run, name=f"station-{table}", daemon=True)
-        self._pump = QTimer(self)
-        self._pump.timeout.connect(self._deliver)
-
-    def start(self) -> None:
-        self._worker.start()
-        self._pump.start(PUMP_MS)
-
-    def is_running(self) -> bool:
-        return self._worker.is_alive()
-
-    def stop(self) -> None:
-        """Stop the worker and wait for it (safe to call twice)."""
-        self._stop.set()
-        if self._worker.is_alive():
-            self._worker.join()
-        self._pump.stop()
+        super().__init__(f"station-{table}")
 
     def _listen(self, step: Step) -> None:
         homography = self.opened.calibration.homography
