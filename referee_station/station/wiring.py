@@ -217,12 +217,6 @@ def open_station(
     calibration = calibration_for(args.table, args.calibration, first[1], layout)
     pipeline = CameraPipeline(calibration, read, layout)
     truth = read if isinstance(read, TruthReader) else None
-    holder: list[Station] = []
-    units = None
-    if args.devices:
-        units = SeatUnitLink(args.devices, lambda: opened.offset + source_clock(), lambda e: holder[0].heard(e))
-        stack.callback(units.close)
-        units.driver.wait_connected(5.0)
     station = Station(
         opened.referee,
         opened.sink,
@@ -231,12 +225,15 @@ def open_station(
         infer_passes=setup is not None and not seat_units,
         others=others,
         deck_check=deck_check,
-        seat_units=units,
         hall=opened.hall,
         evidence=evidence if evidence is not None else _hall_evidence(opened.hall, calibration),
         offset=opened.offset,
     )
-    holder.append(station)
+    if args.devices:  # after the station: the hub sends what it kept at once (presses made while we were down)
+        units = SeatUnitLink(args.devices, lambda: opened.offset + source_clock(), station.heard)
+        stack.callback(units.close)
+        units.driver.wait_connected(5.0)
+        station.seat_units = units
 
     def timed() -> Iterator[tuple[float, np.ndarray | None]]:
         for t, frame in itertools.chain([first], frames):
