@@ -22,10 +22,7 @@ import os
 import statistics
 import time
 
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+from benchmarks.stats import percentile
 
 
 def main() -> None:

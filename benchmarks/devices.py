@@ -28,13 +28,9 @@ import threading
 import time
 from pathlib import Path
 
+from benchmarks.stats import percentile
 from devices.emulator import Emulator
 from devices.table_devices import TableDevices
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 def report(name: str, values_ms: list[float], target: str) -> None:

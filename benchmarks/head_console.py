@@ -31,6 +31,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.stats import percentile
+
 DRAIN_S = 60.0
 TABLES_PER_WORKER = 100
 """paho's select() cannot watch descriptors over 1024; a table takes about 7 (``benchmarks.hall``)."""
@@ -116,11 +118,6 @@ def station_worker(spec: Spec, ready: mp.Queue, start: mp.synchronize.Event, don
         linked.close()
         linked.station.store.close()
     done.put(total)
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
 def main() -> None:
