@@ -245,15 +245,24 @@ class PlayCards(Record):
     """Cards put down in the seat's play area, left to right as laid (R-PLAY-4).
 
     ``declared`` is the EVENTS.md ``as`` field (R-WILD-3); ``confidence`` comes from the vision
-    tracker when a read is uncertain, so the referee asks for a look instead of penalising."""
+    tracker when a read is uncertain, so the referee asks for a look instead of penalising;
+    ``alternatives`` are the reader's top readings of each card, best first, as (code, probability),
+    so that a doubtful card can be settled by the game's knowledge or by the referee in one click."""
 
     TYPE: ClassVar[str] = "play"
     JSON_NAMES: ClassVar[dict[str, str]] = {"declared": "as"}
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"declared", "confidence"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"declared", "confidence", "alternatives"})
     seat: str = "E"
     cards: tuple[str, ...] = ()
     declared: dict[str, Any] | None = None
     confidence: float | None = None
+    alternatives: tuple[tuple[tuple[str, float], ...], ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        if self.alternatives is not None:
+            out["alternatives"] = [[[code, p] for code, p in card] for card in self.alternatives]
+        return out
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> PlayCards:
@@ -275,7 +284,31 @@ class PlayCards(Record):
             cards,
             dict(declared) if declared else None,
             None if confidence is None else float(confidence),
+            _alternatives(obj.get("alternatives"), len(cards)),
         )
+
+
+def _alternatives(value: Any, count: int) -> tuple[tuple[tuple[str, float], ...], ...] | None:
+    """A play's ``alternatives``: one non-empty list of ``[code, probability]`` per card laid."""
+    kind = PlayCards.TYPE
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != count:
+        raise EventError(f"play: field 'alternatives' must be a list of {count} lists (one per card), got {_shown(value)}")
+    out: list[tuple[tuple[str, float], ...]] = []
+    for i, card in enumerate(value):
+        if not isinstance(card, list) or not card:
+            raise EventError(f"play: alternatives[{i}] must be a non-empty list of [code, probability], got {_shown(card)}")
+        pairs: list[tuple[str, float]] = []
+        for pair in card:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise EventError(f"play: alternatives[{i}] holds {_shown(pair)}, not [code, probability]")
+            p = pair[1]
+            if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 <= p <= 1.0:
+                raise EventError(f"play: alternatives[{i}] probability must be a number 0..1, got {_shown(p)}")
+            pairs.append((_card(pair[0], kind, f"alternatives[{i}]"), float(p)))
+        out.append(tuple(pairs))
+    return tuple(out)
 
 
 @dataclass(frozen=True)

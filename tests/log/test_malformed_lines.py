@@ -26,6 +26,9 @@ BROKEN = [
     ('{"t":5,"type":"flag","id":"one","seat":"E","side":"EW","offence":"x","rule":"R","penalty":"warning",'
      '"detail":"","detail_zh":""}', "flag: field 'id' must be an integer"),
     ('{"t":6,"type":"countdown","seat":"E","action":"follow","limit":1e999,"deadline":1}', "'limit'"),
+    ('{"t":7,"type":"play","seat":"E","cards":["3s","4s"],"alternatives":[[["3s",0.9]]]}', "list of 2 lists"),
+    ('{"t":7,"type":"play","seat":"E","cards":["3s"],"alternatives":[[["3x",0.9]]]}', "alternatives\\[0\\]"),
+    ('{"t":7,"type":"play","seat":"E","cards":["3s"],"alternatives":[[["3s",1.5]]]}', "probability must be"),
 ]  # fmt: skip
 
 
@@ -33,6 +36,13 @@ BROKEN = [
 def test_a_broken_line_is_an_event_error_naming_the_fault(line: str, error: str) -> None:
     with pytest.raises(EventError, match=error):
         parse_line(line)
+
+
+def test_a_play_with_alternatives_round_trips() -> None:
+    line = '{"t":7,"type":"play","seat":"E","cards":["Js","Jd"],"confidence":0.4,"alternatives":[[["Js",0.55],["Jc",0.4]],[["Jd",0.99]]]}'
+    record = parse_line(line)
+    assert record.alternatives == ((("Js", 0.55), ("Jc", 0.4)), (("Jd", 0.99),))
+    assert parse_line(record.to_line()) == record
 
 
 def interleaved(tmp_path: Path) -> tuple[Path, list[str], list[int]]:
