@@ -294,11 +294,15 @@ def _alternatives(value: Any, count: int) -> tuple[tuple[tuple[str, float], ...]
     if value is None:
         return None
     if not isinstance(value, list) or len(value) != count:
-        raise EventError(f"play: field 'alternatives' must be a list of {count} lists (one per card), got {_shown(value)}")
+        raise EventError(
+            f"play: field 'alternatives' must be a list of {count} lists (one per card), got {_shown(value)}"
+        )
     out: list[tuple[tuple[str, float], ...]] = []
     for i, card in enumerate(value):
         if not isinstance(card, list) or not card:
-            raise EventError(f"play: alternatives[{i}] must be a non-empty list of [code, probability], got {_shown(card)}")
+            raise EventError(
+                f"play: alternatives[{i}] must be a non-empty list of [code, probability], got {_shown(card)}"
+            )
         pairs: list[tuple[str, float]] = []
         for pair in card:
             if not isinstance(pair, list) or len(pair) != 2:
