@@ -39,7 +39,10 @@ def test_a_broken_line_is_an_event_error_naming_the_fault(line: str, error: str)
 
 
 def test_a_play_with_alternatives_round_trips() -> None:
-    line = '{"t":7,"type":"play","seat":"E","cards":["Js","Jd"],"confidence":0.4,"alternatives":[[["Js",0.55],["Jc",0.4]],[["Jd",0.99]]]}'
+    line = (
+        '{"t":7,"type":"play","seat":"E","cards":["Js","Jd"],"confidence":0.4,'
+        '"alternatives":[[["Js",0.55],["Jc",0.4]],[["Jd",0.99]]]}'
+    )
     record = parse_line(line)
     assert record.alternatives == ((("Js", 0.55), ("Jc", 0.4)), (("Jd", 0.99),))
     assert parse_line(record.to_line()) == record
