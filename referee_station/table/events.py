@@ -410,6 +410,36 @@ class Ruling(Record):
         return cls(_time(obj, kind), flag, decision, stop_next)
 
 
+@dataclass(frozen=True)
+class TimeCall(Record):
+    """The head referee called time for the round (R-MATCH-1), stamped with the table's clock when the
+    call reached the station: the deal in progress is finished, no new deal starts, and with no deal
+    in progress the match ends at once. ``round`` is the event's round number (0: not named)."""
+
+    TYPE: ClassVar[str] = "time_call"
+    round: int = 0
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> TimeCall:
+        return cls(_time(obj, cls.TYPE), _int(obj.get("round", 0), cls.TYPE, "round", 0, 10**6))
+
+
+@dataclass(frozen=True)
+class Sign(Record):
+    """One side signs the match's result at the station (the score sheet, seed 003 十三): the event
+    counts a result once both sides signed it. Informational for the table's referee."""
+
+    TYPE: ClassVar[str] = "sign"
+    side: str = "EW"
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Sign:
+        side = _need(obj, "side", cls.TYPE)
+        if side not in SIDES:
+            raise EventError(f"sign: field 'side' must be EW or NS, got {_shown(side)}")
+        return cls(_time(obj, cls.TYPE), side)
+
+
 # ---------------------------------------------------------------------------------------------
 # Outputs
 
@@ -577,14 +607,17 @@ class Reading(Output):
 
 INPUT_TYPES: dict[str, type[Record]] = {
     cls.TYPE: cls
-    for cls in (MatchStart, DealStart, Tribute, Return, PlayCards, Pass, Report, Clear, Tick, Health, Ruling)
-}
+    for cls in (MatchStart, DealStart, Tribute, Return, PlayCards, Pass, Report, Clear, Tick, Health, Ruling, TimeCall,
+                Sign)
+}  # fmt: skip
 OUTPUT_TYPES: dict[str, type[Record]] = {
     cls.TYPE: cls for cls in (Flag, Penalty, Countdown, DealEnd, MatchEnd, Reading)
 }
 RECORD_TYPES: dict[str, type[Record]] = INPUT_TYPES | OUTPUT_TYPES
 
-InputEvent = MatchStart | DealStart | Tribute | Return | PlayCards | Pass | Report | Clear | Tick | Health | Ruling
+InputEvent = (
+    MatchStart | DealStart | Tribute | Return | PlayCards | Pass | Report | Clear | Tick | Health | Ruling | TimeCall | Sign
+)
 
 
 def parse_record(obj: Any) -> Record:

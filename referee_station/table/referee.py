@@ -58,6 +58,8 @@ from referee_station.table.events import (
     Record,
     Report,
     Return,
+    Sign,
+    TimeCall,
     Ruling,
     Tick,
     Tribute,
@@ -158,6 +160,8 @@ class TableReferee:
         self.last_foul: str | None = None
         self.pending_end: tuple[float, list[str | None]] | None = None
         self.match_over = False
+        self.time_called: float | None = None
+        """When the head called time (R-MATCH-1): the deal in progress is the last."""
         self.ladder = Ladder()
         self.flags: dict[int, FlagState] = {}
         self._out: list[Output] = []
@@ -173,6 +177,8 @@ class TableReferee:
             Tick: lambda ev: None,
             Health: lambda ev: None,
             Ruling: self._on_ruling,
+            TimeCall: self._on_time_call,
+            Sign: lambda ev: None,
         }
 
     # -- the one way in -------------------------------------------------------------------
@@ -773,12 +779,24 @@ class TableReferee:
             self._end_match(t, side_up, "passed A")
         elif self.config.length_deals is not None and self.deals_played >= self.config.length_deals:
             self._end_match(t, None, f"{self.deals_played} deals played")
+        elif self.time_called is not None:
+            self._end_match(t, None, "time called")
         elif (
             self.config.length_minutes is not None
             and self.started is not None
             and (t - self.started >= self.config.length_minutes * 60)
         ):
             self._end_match(t, None, "time called")
+
+    def _on_time_call(self, ev: TimeCall) -> None:
+        """R-MATCH-1: the deal in progress (dealt, or ended with flags still open) is finished; with none
+        the match ends now. A repeated call changes nothing."""
+        if self.time_called is not None or self.match_over:
+            return
+        self.time_called = ev.t
+        in_progress = self.pending_end is not None or (self.deal is not None and self.deal.phase != "over")
+        if not in_progress:
+            self._end_match(ev.t, None, "time called")
 
     def _end_match(self, t: float, winner: str | None, reason: str) -> None:
         score = score_match(self.levels, winner, self.config.level_diff_base)
@@ -870,6 +888,7 @@ class TableReferee:
             "next_level": self.next_level,
             "deals_played": self.deals_played,
             "match_over": self.match_over,
+            "time_called": self.time_called,
             "ladder": self.ladder.snapshot(),
             "open_flags": sorted(i for i, f in self.flags.items() if f.decided is None and f.flag.penalty != "anomaly"),
         }
