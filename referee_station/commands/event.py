@@ -157,15 +157,18 @@ def _run(func, args: argparse.Namespace) -> int:
 
 
 def _open(args: argparse.Namespace) -> EventStore | PgEventStore:
+    return open_journal(args.event, args.event_name, create=args.action == "new")
+
+
+def open_journal(where: str, name: str | None, create: bool = False) -> EventStore | PgEventStore:
     """The SQLite journal file, or an event in PostgreSQL (psycopg, the [hall] extra, imported only then)."""
-    create = args.action == "new"
-    if not args.event.startswith(("postgresql://", "postgres://")):
-        return EventStore(args.event, create=create)
-    if not args.event_name:
+    if not where.startswith(("postgresql://", "postgres://")):
+        return EventStore(where, create=create)
+    if not name:
         raise ValueError("a postgresql:// database holds many events: name one with --event-name")
     from referee_station.event.pg_store import PgEventStore
 
-    return PgEventStore(args.event, args.event_name, create=create)
+    return PgEventStore(where, name, create=create)
 
 
 def run_new(store: Journal, args: argparse.Namespace, at: float) -> int:

@@ -43,6 +43,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--db", help="the register: postgresql://user@host:port/db")
     parser.add_argument("--hall", default="hall", help="the hall's name in topics (default: hall)")
     parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="the console's language (console)")
+    parser.add_argument("--event", help="the event this hall plays: its journal, an SQLite file or postgresql://… "
+                        "(console: the event tab, the round clock to the stations, results into the journal)")
+    parser.add_argument("--event-name", help="with a postgresql:// --event: which event (console)")
+    parser.add_argument("--referee", help="the head referee starting and calling rounds (console; default: head)")
     parser.add_argument("--name", help="referee name (referee)")
     parser.add_argument("--round", type=int, help="only this round (export)")
     parser.add_argument("--out", type=Path, help="CSV file (export; default stdout)")
@@ -149,7 +153,13 @@ def console(args: argparse.Namespace) -> int:
         raise ValueError(str(err)) from err
     from referee_station.console.qt.head_app import run_head_console  # Qt only for the window
 
-    return run_head_console(url, args.hall, args.db, args.lang)
+    if not args.event:
+        return run_head_console(url, args.hall, args.db, args.lang)
+    from referee_station.commands.event import open_journal
+    from referee_station.event.desk import EventDesk
+
+    with open_journal(args.event, args.event_name) as journal:
+        return run_head_console(url, args.hall, args.db, args.lang, EventDesk(journal, args.referee or "head"))
 
 
 def serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:

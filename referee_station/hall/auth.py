@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee_station.hall.register import RefereeRow
+from referee_station.hall.rounds import round_topic
 from referee_station.hall.topics import HEAD_CHANNELS, ROOT, STATION_CHANNELS, check_name
 
 HEAD_USER = "head"
@@ -80,15 +81,18 @@ def mosquitto_password_line(user: str, password: str) -> str:
 
 
 def acl_text(hall: str, tables: Iterable[str]) -> str:
-    """The ACL: a station writes only its own log channels and reads only its own rulings and acks."""
+    """The ACL: a station writes only its own log channels and reads only its own rulings and acks, and
+    the hall's round clock, which only the head writes."""
     hall = check_name(hall, "hall")
     base = f"{ROOT}/{hall}"
     lines = [f"user {HEAD_USER}", f"topic read {base}/#"]
     lines += [f"topic write {base}/+/{channel}" for channel in HEAD_CHANNELS]
+    lines += [f"topic write {round_topic(hall)}"]
     for table in tables:
         lines += ["", f"user {station_user(table)}"]
         lines += [f"topic write {base}/{table}/{channel}" for channel in STATION_CHANNELS]
         lines += [f"topic read {base}/{table}/{channel}" for channel in HEAD_CHANNELS]
+        lines += [f"topic read {round_topic(hall)}"]
     return "\n".join(lines) + "\n"
 
 

@@ -15,6 +15,8 @@ up. Guarantees, and why:
   gets each station's backlog once, a window at a time, not every copy of it that a resend of
   "everything after the oldest overdue" would have queued at the broker.
 - A retained ``status`` says online; the last will (retained) says offline when the connection dies.
+- The round clock arrives retained on the hall's ``round`` topic (``hall.rounds``); the link keeps
+  the latest (:attr:`StationLink.round_call`) for the station's round gate and console.
 - Rulings arrive from the head on the table's ``rulings`` topic. The link only queues them; the
   station's own thread applies them (:meth:`StationLink.apply`), so the referee and the log keep one
   writer. A command applied once is never applied again (``Outbox.applied``).
@@ -39,6 +41,7 @@ import paho.mqtt.client as mqtt
 from referee_station.hall.broker_url import BrokerURL, connect, make_client
 from referee_station.hall.evidence import Evidence
 from referee_station.hall.outbox import Outbox, Pending
+from referee_station.hall.rounds import RoundCall, RoundCallError, round_topic
 from referee_station.hall.topics import Envelope, RulingCommand, TopicError, channel_of, encode_json, record_id, topic
 from referee_station.table.events import Ruling
 
@@ -81,6 +84,10 @@ class StationLink:
         """Why the broker refused the login, if it did (wrong user or password)."""
         self.denied: list[str] = []
         """Reason codes of publishes the broker refused (ACL)."""
+        self.round_call: RoundCall | None = None
+        """The latest round the head announced (retained topic), read by ``station.round_gate``."""
+        self.round_error: str | None = None
+        """Why the last round message was refused; the last good one stays."""
         self._rulings: queue.Queue[RulingCommand] = queue.Queue()
         self._connected = threading.Event()
         self._wake = threading.Event()
@@ -264,7 +271,8 @@ class StationLink:
             client.disconnect()  # a wrong login does not get better by retrying
             return
         self.refused = None
-        client.subscribe([(topic(self.hall, self.table, "rulings"), 1), (topic(self.hall, self.table, "acks"), 1)])
+        client.subscribe([(topic(self.hall, self.table, "rulings"), 1), (topic(self.hall, self.table, "acks"), 1),
+                          (round_topic(self.hall), 1)])  # fmt: skip
         client.publish(topic(self.hall, self.table, "status"), self._status("online"), qos=1, retain=True)
         self._reset = True
         self._connected.set()
@@ -282,10 +290,14 @@ class StationLink:
         try:
             if channel == "acks":
                 self._on_ack(message.payload)
+            elif message.topic == round_topic(self.hall):
+                self.round_call, self.round_error = RoundCall.decode(message.payload), None
             elif channel == "rulings":
                 command = RulingCommand.decode(message.payload)
                 if not self.outbox.applied(command.id):
                     self._rulings.put(command)
+        except RoundCallError as err:
+            self.round_error = str(err)
         except (TopicError, ValueError, KeyError, TypeError, AttributeError, OverflowError):
             return  # not ours to act on; the head logs what it sends
 

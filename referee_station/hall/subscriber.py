@@ -44,6 +44,7 @@ from referee_station.hall.auth import LoginError, Session, check_referee
 from referee_station.hall.broker_url import BrokerURL, connect, make_client
 from referee_station.hall.evidence import Evidence
 from referee_station.hall.register import Register
+from referee_station.hall.rounds import RoundCall, round_topic
 from referee_station.hall.topics import (
     STATION_CHANNELS,
     Envelope,
@@ -186,6 +187,11 @@ class HeadConsole:
         self.register.add_ruling(self.hall, table, command)  # audited only once nothing can refuse it
         self._client.publish(name, command.encode(), qos=1)
         return command
+
+    def publish_round(self, call: RoundCall) -> None:
+        """Announce a round's clock to every station of the hall (retained: a station that starts or
+        reconnects later gets the latest); the event's journal has recorded it before."""
+        self._client.publish(round_topic(self.hall), call.encode(), qos=1, retain=True)
 
     # ------------------------------------------------------------------ paho callbacks (network thread)
 

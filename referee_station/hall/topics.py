@@ -11,12 +11,13 @@ Topics (``hall`` and ``table`` are single topic levels, no ``/ + #``)::
 
     guandan/<hall>/<table>/events    station -> head   input events, rulings applied included
     guandan/<hall>/<table>/flags     station -> head   flag, penalty
-    guandan/<hall>/<table>/results   station -> head   deal_end, match_end
+    guandan/<hall>/<table>/results   station -> head   deal_end, match_end, sign
     guandan/<hall>/<table>/clocks    station -> head   countdown
     guandan/<hall>/<table>/status    station -> head   retained; last will "offline"
     guandan/<hall>/<table>/evidence  station -> head   a flag's camera frame (``hall.evidence``)
     guandan/<hall>/<table>/rulings   head -> station   a referee's ruling on a flag
     guandan/<hall>/<table>/acks      head -> station   seqs now safely in the register
+    guandan/<hall>/round             head -> stations  retained; the round clock (``hall.rounds``)
 """
 
 from __future__ import annotations
@@ -40,9 +41,11 @@ CHANNEL_OF_TYPE: dict[str, str] = {
     "penalty": "flags",
     "deal_end": "results",
     "match_end": "results",
+    "sign": "results",
     "countdown": "clocks",
 }
-"""Output types by channel; every input event (EVENTS.md) goes to ``events``."""
+"""Output types by channel, and ``sign`` (the result's signatures travel in order with ``match_end``);
+every other input event (EVENTS.md) goes to ``events``."""
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 SEQ_MAX = 2**63 - 1

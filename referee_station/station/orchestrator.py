@@ -2,7 +2,7 @@
 
 Inputs: camera frames (through the card reader and the tracker, ``vision.pipeline``), the seat units'
 presses (``heard``, from the driver's thread), the console's entries (``enter``, from the GUI thread),
-a recorded or simulated feed of other inputs, and the head referee's rulings over the hall. Each call
+a recorded or simulated feed of other inputs, the head referee's rulings and round call over the hall. Each call
 of ``frame`` (a frame arrived) or ``idle`` (none came) feeds, in time order, every input that can no
 longer be overtaken by a camera event (``InputMerge``, ``CameraPipeline.horizon``), through the deal
 director when the match was set up here, to the referee's sink (a logging ``TableStation``, its hall
@@ -29,6 +29,7 @@ import numpy as np
 
 from referee_station.station.director import DealDirector
 from referee_station.station.health import CameraState, CameraWatch, Notice
+from referee_station.station.round_gate import RoundGate
 from referee_station.station.setup import MatchSetup
 from referee_station.table.events import HEALTH_UNITS, Countdown, Flag, Health, Output, PlayCards, Record, Ruling
 from referee_station.table.referee import TableReferee
@@ -132,6 +133,7 @@ class Station:
         hall: Hall | None = None,
         evidence: Callable[[Flag, np.ndarray], None] | None = None,
         offset: float = 0.0,
+        round_gate: RoundGate | None = None,
     ) -> None:
         self.referee = referee
         self.sink = sink or BareReferee(referee)
@@ -144,6 +146,8 @@ class Station:
         self.seat_units = seat_units
         self.hall = hall
         self.evidence = evidence
+        self.round_gate = round_gate
+        """The hall's round clock (R-MATCH-1): feeds the time call, holds back the deals it ended."""
         self.camera = CameraWatch() if pipeline is not None else None
         others = list(others)
         self._merge = InputMerge(others)
@@ -227,10 +231,16 @@ class Station:
             except queue.Empty:
                 break
             self._later(replace(event, t=max(event.t, self.now)), source, who)
+        if self.round_gate is not None and (call := self.round_gate.due(self.now, self.referee.snapshot())):
+            self._later(call, Source.HALL, "head")
         fed: list[Fed] = []
         for event, from_camera in self._merge.release(limit, camera):
             source, who = (Source.CAMERA, "camera") if from_camera else self._origin.pop(id(event))
+            if self.round_gate is not None and self.round_gate.holds(event, self.referee.snapshot()):
+                continue
             self._route(event, source, who, fed)
+        if self.round_gate is not None:
+            notices += self.round_gate.notices(t)
         return Step(t, tuple(fed), tuple(notices), self.health(), None if self.camera is None else self.camera.state)
 
     def _route(self, event: Record, source: Source, who: str, fed: list[Fed]) -> None:

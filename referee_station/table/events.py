@@ -616,7 +616,8 @@ OUTPUT_TYPES: dict[str, type[Record]] = {
 RECORD_TYPES: dict[str, type[Record]] = INPUT_TYPES | OUTPUT_TYPES
 
 InputEvent = (
-    MatchStart | DealStart | Tribute | Return | PlayCards | Pass | Report | Clear | Tick | Health | Ruling | TimeCall | Sign
+    MatchStart | DealStart | Tribute | Return | PlayCards | Pass | Report | Clear | Tick | Health | Ruling
+    | TimeCall | Sign
 )
 
 

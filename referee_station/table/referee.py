@@ -58,10 +58,10 @@ from referee_station.table.events import (
     Record,
     Report,
     Return,
-    Sign,
-    TimeCall,
     Ruling,
+    Sign,
     Tick,
+    TimeCall,
     Tribute,
 )
 from referee_station.table.ladder import Ladder
@@ -779,9 +779,7 @@ class TableReferee:
             self._end_match(t, side_up, "passed A")
         elif self.config.length_deals is not None and self.deals_played >= self.config.length_deals:
             self._end_match(t, None, f"{self.deals_played} deals played")
-        elif self.time_called is not None:
-            self._end_match(t, None, "time called")
-        elif (
+        elif self.time_called is not None or (
             self.config.length_minutes is not None
             and self.started is not None
             and (t - self.started >= self.config.length_minutes * 60)

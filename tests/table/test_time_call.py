@@ -26,7 +26,7 @@ def test_a_call_during_a_deal_finishes_that_deal_and_no_other():
     starts = [e for e in events if isinstance(e, DealStart)]
     plays_of_deal_2 = [e for e in events if starts[1].t < e.t < starts[2].t]
     call_at = plays_of_deal_2[len(plays_of_deal_2) // 2].t
-    referee, outputs, rest = fed_until(events, lambda e: e.t >= call_at)
+    referee, _, rest = fed_until(events, lambda e: e.t >= call_at)
     assert referee.deals_played == 1 and not referee.match_over
     assert referee.feed(TimeCall(call_at, round=2)) == [], "a call mid-deal ends nothing yet (R-MATCH-1)"
     after = [out for event in rest for out in referee.feed(event)]

@@ -19,11 +19,15 @@ from PySide6.QtWidgets import QApplication
 from referee_station.console.live.hall_feed import EvidenceUpdate, FeedItem, FeedWarning, HallFeed
 from referee_station.console.live.head_desk import HeadDesk, LoginResult, RulingResult
 from referee_station.console.models.console import ConsoleModel
+from referee_station.console.models.i18n import tr
 from referee_station.console.models.update import TableUpdate
+from referee_station.console.qt.event_tab import EventTab
 from referee_station.console.qt.head_window import HeadWindow
+from referee_station.event.desk import EventDesk
 from referee_station.hall.broker_url import BrokerURL
 from referee_station.hall.register import Register
 from referee_station.hall.subscriber import HeadConsole
+from referee_station.hall.topics import Envelope
 from referee_station.table.events import Ruling
 
 PUMP_MS = 10
@@ -33,18 +37,27 @@ PUMP_MS = 10
 class HeadApp(QObject):
     """Register, head subscriber, feed, desk and window wired together; ``start`` opens them."""
 
-    def __init__(self, url: BrokerURL, hall: str, register: Register, lang: str = "zh") -> None:
+    def __init__(
+        self, url: BrokerURL, hall: str, register: Register, lang: str = "zh", event: EventDesk | None = None
+    ) -> None:
         super().__init__()
         self.hall = hall
         self.register = register
         self.feed = HallFeed(referee_of=register.ruling_referee)
-        self.head = HeadConsole(url, hall, register, on_record=self.feed.record, on_evidence=self.feed.evidence)
+        self.event = event
+        """The event the hall plays (``--event``): its tab, the round call, the stations' results."""
+        self.head = HeadConsole(url, hall, register, on_record=self._record, on_evidence=self.feed.evidence)
         self.desk = HeadDesk(self.head)
         self.model = ConsoleModel(referee="—", lang=lang)
         self.model.send.connect(self._send)
         self.window = HeadWindow(self.model)
         self.window.login_requested.connect(self.desk.login)
         self.window.logout_requested.connect(self.desk.logout)
+        self.event_tab: EventTab | None = None
+        if event is not None:
+            event.announce = self.head.publish_round
+            self.event_tab = EventTab(event, lambda: self.window.referee, lang)
+            self.window.tabs.addTab(self.event_tab, tr("event_tab", lang))
         self.pump = QTimer(self)
         self.pump.timeout.connect(self.deliver)
 
@@ -57,6 +70,12 @@ class HeadApp(QObject):
         if show:
             self.window.resize(1600, 1000)
             self.window.show()
+
+    def _record(self, envelope: Envelope) -> None:
+        """Writer thread: every stored record to the console's feed, and results to the event."""
+        self.feed.record(envelope)
+        if self.event is not None:
+            self.event.take(envelope)
 
     def deliver(self) -> None:
         """GUI thread: land what the feed and the desk produced since the last look."""
@@ -95,13 +114,15 @@ def land(model: ConsoleModel, window: HeadWindow, items: list[FeedItem]) -> None
         window.show_warnings(warnings)
 
 
-def run_head_console(url: BrokerURL, hall: str, dsn: str, lang: str = "zh") -> int:
+def run_head_console(url: BrokerURL, hall: str, dsn: str, lang: str = "zh", event: EventDesk | None = None) -> int:
     """Open the head console; returns when its window is closed (2: the broker does not answer)."""
     qt = QApplication.instance() or QApplication(sys.argv[:1])
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl+C in the terminal closes it
     with Register(dsn) as register:
-        app = HeadApp(url, hall, register, lang)
+        app = HeadApp(url, hall, register, lang, event)
         app.start()
+        if event is not None and event.current() is not None:
+            event.publish()  # the running round again, for stations that started meanwhile
         if not app.head.wait_connected(10):
             print(f"referee-station hall console: no answer from {url} ({app.head.refused or 'timeout'})",
                   file=sys.stderr)  # fmt: skip
