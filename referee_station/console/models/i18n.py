@@ -171,8 +171,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "event_conceded": ("失分", "conceded"),
     "event_played": ("轮数", "rounds"),
     "event_refused": ("未执行: {error}", "not done: {error}"),
-    "event_sign": ("{side} 签字确认", "{side} signs"),
-    "event_signed": ("{side} 已签字", "{side} signed"),
+    "event_playing": ("比赛中", "playing"),
+    "event_confirmed": ("双方已签字", "signed by both"),
+    "event_corrected": ("裁判已更正", "corrected"),
+    "event_forfeit": ("弃权", "forfeit"),
+    "event_awaiting_sides": ("待 {sides} 签字", "awaiting {sides}"),
 }
 
 

@@ -31,10 +31,11 @@ from PySide6.QtWidgets import (
 
 from referee_station.console.models.i18n import tr
 from referee_station.event.desk import EventDesk
-from referee_station.event.model import EventActionError
+from referee_station.event.model import EventActionError, TableResult
 from referee_station.event.pairing import PairingError
 from referee_station.event.scoring import LEVELS
 from referee_station.event.standings import standings
+from referee_station.table.events import SIDES
 
 REFRESH_MS = 500
 
@@ -42,6 +43,14 @@ REFRESH_MS = 500
 def clock_text(seconds: float) -> str:
     whole = int(seconds + 0.999)
     return f"{whole // 60:02d}:{whole % 60:02d}"
+
+
+def status_text(result: TableResult, lang: str) -> str:
+    """A table's result status in the console's language (``TableResult.status`` is the journal's)."""
+    if result.forfeit is None and result.corrected is None and result.reported is not None and not result.counts:
+        waiting = [side for side in SIDES if side not in result.confirmed]
+        return tr("event_awaiting_sides", lang, sides="、".join(tr(side, lang) for side in waiting))
+    return tr(f"event_{result.status}", lang)
 
 
 def fill(table: QTableWidget, rows: list[list[str]]) -> None:
@@ -84,9 +93,16 @@ class EventTab(QWidget):
         self.reason = QLineEdit()
         self.correct_button = QPushButton()
         self.correct_button.clicked.connect(self.correct)
+        for table in (self.pairings, self.standings):
+            table.verticalHeader().hide()
+        for label in (self.round_label, self.clock_label):
+            label.setStyleSheet("font-size: 20px; font-weight: bold")
+        self.clock_label.setMinimumWidth(320)
         self.groups = {key: QGroupBox() for key in ("event_pairings", "event_awaiting", "event_standings",
                                                      "event_correct", "event_problems")}  # fmt: skip
         self._lay_out()
+        self.groups["event_awaiting"].setMaximumHeight(170)
+        self.groups["event_problems"].setMaximumHeight(120)
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.refresh)
         self.timer.start(REFRESH_MS)
@@ -119,6 +135,7 @@ class EventTab(QWidget):
         grid.addWidget(self.groups["event_problems"], 3, 0, 1, 2)
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 1)
+        grid.setRowStretch(0, 1)
         outer = QVBoxLayout(self)
         outer.addLayout(head)
         outer.addLayout(grid)
@@ -186,11 +203,12 @@ class EventTab(QWidget):
                 t = result.table
                 final = result.corrected or result.reported
                 shown = f"{final.winner} {final.gained['EW']}:{final.gained['NS']}" if final else ""
+                status = status_text(result, self.lang)
                 rows.append([str(number), self.desk.table_name(number), state.pairs[t.ew].label,
-                             state.pairs[t.ns].label, result.status, shown])  # fmt: skip
+                             state.pairs[t.ns].label, status, shown])  # fmt: skip
                 if result.reported is not None and not result.counts:
                     waiting.append(f"{tr('event_round', self.lang, n=current.pairing.round)} "
-                                   f"{tr('event_table', self.lang)} {number}: {shown} — {result.status}")  # fmt: skip
+                                   f"{tr('event_table', self.lang)} {number}: {shown} — {status}")  # fmt: skip
             self.correct_table.setMaximum(max(current.results))
         fill(self.pairings, rows)
         self.awaiting.clear()
