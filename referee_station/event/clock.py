@@ -31,6 +31,12 @@ class RoundClock:
         return max(0.0, self.call_time - t)
 
 
+def clock_text(seconds: float) -> str:
+    """Time left as the consoles show it, ``mm:ss`` rounded up (``00:00`` only once time is up)."""
+    whole = max(0, int(seconds + 0.999))
+    return f"{whole // 60:02d}:{whole % 60:02d}"
+
+
 @dataclass(frozen=True)
 class DealDecision:
     """The answer to "may a new deal start?", with the rule that decided it."""

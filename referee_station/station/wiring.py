@@ -19,6 +19,7 @@ from referee_station.log.jsonl import read_jsonl
 from referee_station.log.station import TableStation
 from referee_station.log.store import EventStore
 from referee_station.station.orchestrator import Sink, Station
+from referee_station.station.round_gate import RoundGate
 from referee_station.station.setup import MatchSetup
 from referee_station.table.events import Countdown, Flag, Output, Record
 from referee_station.table.referee import TableReferee
@@ -228,6 +229,7 @@ def open_station(
         hall=opened.hall,
         evidence=evidence if evidence is not None else _hall_evidence(opened.hall, calibration),
         offset=opened.offset,
+        round_gate=None if opened.hall is None else RoundGate(opened.hall, args.table),
     )
     if args.devices:  # after the station: the hub sends what it kept at once (presses made while we were down)
         units = SeatUnitLink(args.devices, lambda: opened.offset + source_clock(), station.heard)

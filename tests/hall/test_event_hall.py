@@ -1,9 +1,10 @@
-"""The event run over the hall (issue 28): a 24-pair, 4-round Swiss event on the real Mosquitto and
-PostgreSQL, 12 headless stations (the orchestrator over seeded simulated matches, each logging in
-SQLite and linked to the hall). Per round the head pairs, starts the clock and calls time over the
-retained round topic; each station finishes the deal in progress and starts no new one (R-MATCH-1);
-its ``match_end`` and both sides' ``sign`` go straight into the event's journal in PostgreSQL. Every
-pairing is valid and the standings equal a computation by hand from the stations' own logs."""
+"""The event run over the hall (issue 28): a Swiss event (24 pairs, 4 rounds, 12 stations under
+``-m slow``; 8 pairs, 3 rounds, 4 stations in CI) on the real Mosquitto and PostgreSQL, with headless
+stations (the orchestrator over seeded simulated matches, each logging in SQLite and linked to the
+hall). Per round the head pairs, starts the clock and calls time over the retained round topic; each
+station finishes the deal in progress and starts no new one (R-MATCH-1); its ``match_end`` and both
+sides' ``sign`` go straight into the event's journal in PostgreSQL. Every pairing is valid and the
+standings equal a computation by hand from the stations' own logs."""
 
 from __future__ import annotations
 
@@ -45,8 +46,8 @@ from tests.event.helpers import pairs
 from tests.hall.conftest import HALL, Hall
 from tests.hall.helpers import wait_for
 
-PAIRS, ROUNDS, DEALS = 24, 4, 2
-TABLES = PAIRS // 2
+DEALS = 2
+"""Deals the simulator plays at each table; the head's call ends every match within its first or second."""
 
 
 def least_spread(points: dict[int, int], met: set[frozenset[int]]) -> int:
@@ -101,6 +102,7 @@ class SimTable:
 
 
 def play_round(desk: EventDesk, hall: Hall, round_no: int, tmp_path: Path) -> dict[int, SimTable]:
+    """Pair, start, let every table play to its call point, call time, finish, sign; the tables after."""
     pairing = desk.pair_next().pairing
     desk.start_round()
     tables = {t.number: SimTable(hall, t.number, 100 * round_no + t.number, tmp_path / f"r{round_no}-{t.number}.db")
@@ -155,26 +157,31 @@ def tally(by_hand: dict[int, list[int]], ew: int, ns: int, end: MatchEnd) -> Non
         hand[3] += end.levels_gained[OTHER_SIDE[side]]
 
 
-@pytest.mark.timeout(300)
-def test_a_24_pair_event_over_the_hall(hall: Hall, register_dsn: str, tmp_path: Path) -> None:
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize(
+    ("pairs_count", "rounds"),
+    [(8, 3), pytest.param(24, 4, marks=pytest.mark.slow, id="24-pairs-12-stations")],
+)
+def test_an_event_over_the_hall(hall: Hall, register_dsn: str, tmp_path: Path, pairs_count: int, rounds: int) -> None:
+    """CI plays 8 pairs on 4 stations for 3 rounds; ``-m slow`` the issue's 24 pairs on 12 for 4."""
     with (
         Register(register_dsn) as register,
         PgEventStore(register_dsn, "hall-cup", create=True) as journal,
     ):
-        journal.record(Created(at=0.0, by="chief", name="hall cup", seed=28, rules=EventRules()))
-        journal.record(PairsImported(at=1.0, by="chief", pairs=pairs(PAIRS)))
+        journal.record(Created(at=0.0, by="chief", name="hall cup", seed=28, rules=EventRules(rounds=rounds)))
+        journal.record(PairsImported(at=1.0, by="chief", pairs=pairs(pairs_count)))
         desk = EventDesk(journal, "chief")
         with HeadConsole(BrokerURL.parse(hall.head_url()), HALL, register, on_record=desk.take) as head:
             assert head.wait_connected(10)
             desk.announce = head.publish_round
-            by_hand = {p: [0, 0, 0, 0] for p in range(1, PAIRS + 1)}  # points, small, gained, conceded
-            for round_no in range(1, ROUNDS + 1):
+            by_hand = {p: [0, 0, 0, 0] for p in range(1, pairs_count + 1)}  # points, small, gained, conceded
+            for round_no in range(1, rounds + 1):
                 points = {p: v[0] for p, v in by_hand.items()}
                 met = {frozenset(t.pairs) for r in desk.state.rounds for t in r.pairing.tables}
                 tables = play_round(desk, hall, round_no, tmp_path)
                 pairing = desk.state.rounds[-1].pairing
                 assert pairing.rematches == () and pairing.bye is None
-                assert sorted(p for t in pairing.tables for p in t.pairs) == list(range(1, PAIRS + 1))
+                assert sorted(p for t in pairing.tables for p in t.pairs) == list(range(1, pairs_count + 1))
                 assert all(t.ew < t.ns for t in pairing.tables), "the lower pair number sits East-West"
                 spread = sum((points[t.ew] - points[t.ns]) ** 2 for t in pairing.tables)
                 assert spread == least_spread(points, met), "score groups: as close in points as no rematch allows"
@@ -184,15 +191,16 @@ def test_a_24_pair_event_over_the_hall(hall: Hall, register_dsn: str, tmp_path: 
             assert desk.problems == [], "every station record fitted the event"
             assert head.stats.quarantined == 0
         met = [frozenset(t.pairs) for r in desk.state.rounds for t in r.pairing.tables]
-        assert len(met) == len(set(met)) == TABLES * ROUNDS, "no two pairs met twice"
+        tables = pairs_count // 2
+        assert len(met) == len(set(met)) == tables * rounds, "no two pairs met twice"
         lot = lots(desk.state)
         order = sorted(by_hand, key=lambda p: (-by_hand[p][0], -by_hand[p][1], -by_hand[p][2], by_hand[p][3], lot[p]))
         table = standings(desk.state)
         assert [s.pair.number for s in table] == order
         assert all([s.totals.points, s.totals.small, s.totals.gained, s.totals.conceded] == by_hand[s.pair.number]
                    for s in table)  # fmt: skip
-        assert len({s.totals.points for s in table}) > 3, "the results spread the field"
+        assert len({s.totals.points for s in table}) >= 3, "the results spread the field"
         kinds = [a.KIND for a in journal.actions()]
-        assert kinds.count("result_reported") == TABLES * ROUNDS
-        assert kinds.count("result_confirmed") == 2 * TABLES * ROUNDS
-        assert kinds.count("time_called") == kinds.count("round_started") == ROUNDS
+        assert kinds.count("result_reported") == tables * rounds
+        assert kinds.count("result_confirmed") == 2 * tables * rounds
+        assert kinds.count("time_called") == kinds.count("round_started") == rounds

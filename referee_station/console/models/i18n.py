@@ -176,6 +176,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "event_corrected": ("裁判已更正", "corrected"),
     "event_forfeit": ("弃权", "forfeit"),
     "event_awaiting_sides": ("待 {sides} 签字", "awaiting {sides}"),
+    "event_sign": ("{side} 签字确认结果", "{side} signs the result"),
+    "event_signed": ("{side} 已签字", "{side} signed"),
 }
 
 

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from referee_station.console.models.i18n import tr
+from referee_station.event.clock import clock_text
 from referee_station.event.desk import EventDesk
 from referee_station.event.model import EventActionError, TableResult
 from referee_station.event.pairing import PairingError
@@ -38,11 +39,6 @@ from referee_station.event.standings import standings
 from referee_station.table.events import SIDES
 
 REFRESH_MS = 500
-
-
-def clock_text(seconds: float) -> str:
-    whole = int(seconds + 0.999)
-    return f"{whole // 60:02d}:{whole % 60:02d}"
 
 
 def status_text(result: TableResult, lang: str) -> str:

@@ -21,6 +21,7 @@ from referee_station.console.live.runner import table_update
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
 from referee_station.console.qt.engine import WorkerEngine
+from referee_station.console.qt.round_panel import RoundPanel
 from referee_station.console.qt.setup_dialog import SetupDialog
 from referee_station.console.qt.window import ConsoleWindow
 from referee_station.log.station import ReplayMismatch
@@ -113,6 +114,8 @@ class StationApp:
             self.dialog.open()
             return False
         self.model.send.connect(lambda table, event, who: opened.station.enter(event, who))
+        self.round = RoundPanel(opened.station, opened.station.round_gate, self.model.lang)
+        self.window.statusBar().addPermanentWidget(self.round)
         self.engine = StationEngine(self.args.table, opened)
         self.engine.updates.connect(self._apply)
         self.engine.warned.connect(self.window.show_warnings)
