@@ -125,7 +125,7 @@ class InputMerge:
     def add(self, event: Record) -> None:
         """An input that arrived live (seat units); it waits for the horizon like the rest."""
         keys = [e.t for e in self._others]
-        self._others.insert(max(self._next, bisect.bisect_right(keys, event.t)), event)
+        self._others.insert(bisect.bisect_right(keys, event.t, lo=self._next), event)
 
     def release(self, limit: float, camera: Iterable[Record]) -> list[tuple[Record, bool]]:
         """The camera's new events and the other inputs up to ``limit``, in time order, each with

@@ -58,7 +58,8 @@ class EventStore:
         if not create and not self.path.exists():
             raise EventStoreError(f"{self.path}: no such event file (create one with event new)")
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None)
+            # the head's EventDesk records from its GUI and register threads, one at a time (its lock)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")

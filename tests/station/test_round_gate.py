@@ -10,7 +10,7 @@ from referee_station.hall.rounds import RoundCall, RoundTable
 from referee_station.sim.match import simulate
 from referee_station.station.orchestrator import Station
 from referee_station.station.round_gate import RoundGate
-from referee_station.table.events import DealEnd, DealStart, MatchEnd, TimeCall
+from referee_station.table.events import DealEnd, DealStart, MatchEnd, Sign, TimeCall
 from referee_station.table.referee import TableReferee
 
 ROUND = RoundCall("cup", 2, 500.0, 3600.0, None, 9, (RoundTable("T01", 1, "1 A / B", "2 C / D"),))
@@ -50,6 +50,11 @@ def test_the_call_ends_the_match_after_the_deal_in_progress() -> None:
     assert isinstance(station.round_gate.held[0], DealStart) and station.round_gate.held[0].t == starts[2]
     assert [n.text for s in steps for n in s.notices] == ["R-MATCH-1: time was called; no new deal starts"]
     assert not any(o.TYPE == "flag" for o in outputs), "nothing after the call was refereed as a strange event"
+    for side in ("NS", "EW", "NS"):  # entered after the held deal's later events, at the table's time
+        station.enter(Sign(station.now, side), f"{side} captain")
+    signs = [f.event for f in station.idle(0.0).fed]
+    assert [s.side for s in signs] == ["NS", "EW", "NS"], "entries keep the order they were made in"
+    assert all(s.t >= end.t for s in signs)
 
 
 def test_the_limit_calls_time_and_a_stale_call_does_not() -> None:

@@ -44,7 +44,7 @@ class HeadApp(QObject):
         self.hall = hall
         self.register = register
         self.feed = HallFeed(referee_of=register.ruling_referee)
-        self.event = event
+        self.event_desk = event
         """The event the hall plays (``--event``): its tab, the round call, the stations' results."""
         self.head = HeadConsole(url, hall, register, on_record=self._record, on_evidence=self.feed.evidence)
         self.desk = HeadDesk(self.head)
@@ -74,8 +74,8 @@ class HeadApp(QObject):
     def _record(self, envelope: Envelope) -> None:
         """Writer thread: every stored record to the console's feed, and results to the event."""
         self.feed.record(envelope)
-        if self.event is not None:
-            self.event.take(envelope)
+        if self.event_desk is not None:
+            self.event_desk.take(envelope)
 
     def deliver(self) -> None:
         """GUI thread: land what the feed and the desk produced since the last look."""
