@@ -157,8 +157,13 @@ def console(args: argparse.Namespace) -> int:
         return run_head_console(url, args.hall, args.db, args.lang)
     from referee_station.commands.event import open_journal
     from referee_station.event.desk import EventDesk
+    from referee_station.event.store import EventStoreError
 
-    with open_journal(args.event, args.event_name) as journal:
+    try:
+        journal = open_journal(args.event, args.event_name)
+    except EventStoreError as err:
+        raise ValueError(f"--event: {err}") from err
+    with journal:
         return run_head_console(url, args.hall, args.db, args.lang, EventDesk(journal, args.referee or "head"))
 
 

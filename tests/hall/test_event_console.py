@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from referee_station.cli import main
 from referee_station.console.qt.head_app import HeadApp
 from referee_station.console.qt.round_panel import RoundPanel
 from referee_station.event.desk import EventDesk
@@ -85,3 +86,12 @@ def test_a_round_from_the_head_tab_to_a_station_and_back(qtbot, hall: Hall, regi
                   ("result_confirmed", "T01 EW")]  # fmt: skip
     assert desk.problems == []
     journal.close()
+
+
+def test_the_console_names_an_event_journal_it_cannot_open(tmp_path: Path, capsys) -> None:
+    missing = tmp_path / "cup.db"
+    argv = ["hall", "console", "--broker", "mqtt://head@127.0.0.1:1", "--db", "postgresql://x@127.0.0.1:1/h"]
+    assert main([*argv, "--event", str(missing)]) == 2
+    assert f"referee-station hall: --event: {missing}: no such event file" in capsys.readouterr().err
+    assert main([*argv, "--event", "postgresql://x@127.0.0.1:1/h"]) == 2
+    assert "name one with --event-name" in capsys.readouterr().err
