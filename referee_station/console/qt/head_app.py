@@ -58,6 +58,7 @@ class HeadApp(QObject):
             event.announce = self.head.publish_round
             self.event_tab = EventTab(event, lambda: self.window.referee, lang)
             self.window.tabs.addTab(self.event_tab, tr("event_tab", lang))
+            self.window.language.triggered.connect(self._retranslate_event)
         self.pump = QTimer(self)
         self.pump.timeout.connect(self.deliver)
 
@@ -70,6 +71,13 @@ class HeadApp(QObject):
         if show:
             self.window.resize(1600, 1000)
             self.window.show()
+
+    def _retranslate_event(self) -> None:
+        """The window switched language (its own slot ran first): the event tab follows."""
+        if self.event_tab is not None:
+            lang = self.model.lang
+            self.event_tab.retranslate(lang)
+            self.window.tabs.setTabText(self.window.tabs.indexOf(self.event_tab), tr("event_tab", lang))
 
     def _record(self, envelope: Envelope) -> None:
         """Writer thread: every stored record to the console's feed, and results to the event."""
