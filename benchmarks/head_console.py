@@ -5,7 +5,8 @@
 
 ``--tables`` headless stations (``TableStation`` + ``StationLink``, as ``run --broker`` wires them),
 each fed its own seeded simulated match at the pace of its table clock, in ``--workers``
-processes, publishing to a private Mosquitto on 127.0.0.1; each flag's camera frame (a 320×240
+processes at a lower CPU priority (nice 10; in a hall they are other machines), publishing
+to a private Mosquitto on 127.0.0.1; each flag's camera frame (a 320×240
 JPEG) is published too, as the station orchestrator does. Every table first plays a random
 ``--warmup`` table-seconds at once, so flags come from the first second of the measurement; the
 clock starts when the head has followed that warm-up. The head console (``HeadApp``: register
@@ -40,6 +41,7 @@ DRAIN_S = 60.0
 TABLES_PER_WORKER = 100
 """paho's select() cannot watch descriptors over 1024; a table takes about 7 (``benchmarks.hall``)."""
 HALL = "bench"
+STATION_NICE = 10
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,10 @@ class Spec:
 
 
 def station_worker(spec: Spec, ready: mp.Queue, start: mp.synchronize.Event, done: mp.Queue) -> None:
-    """Some tables of the hall: warm-up at once, then the paced run; flags' frames published."""
+    """Some tables of the hall: warm-up at once, then the paced run; flags' frames published. At
+    nice 10: in a hall the stations are other machines, here they share the head's cores and must
+    not take its CPU (they still load the broker)."""
+    os.nice(STATION_NICE)
     import numpy as np
 
     from referee_station.hall.auth import station_user

@@ -60,6 +60,7 @@ class TileLabel(QLabel):
         super().__init__()
         self.table = table
         self.state = ""
+        self.lang = ""
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setMinimumSize(180, 80)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -68,6 +69,7 @@ class TileLabel(QLabel):
         if tile.state != self.state:
             self.state = tile.state
             self.setStyleSheet(f"background:{STATE_COLOURS[tile.state]};color:white;border-radius:6px;padding:4px;")
+        self.lang = lang
         html = tile_html(tile, lang)
         if html != self.text():  # a rich-text relayout per tile per tick is most of a big hall's GUI work
             self.setText(html)
@@ -103,6 +105,7 @@ class HallView(QWidget):
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll.setWidget(tiles)
+        self.scroll.verticalScrollBar().valueChanged.connect(lambda _: self.refresh())
         layout = QVBoxLayout(self)
         layout.addLayout(row)
         layout.addWidget(self.scroll, 1)
@@ -137,16 +140,22 @@ class HallView(QWidget):
         return self.model.hall.tiles(time.monotonic(), states, self.text_filter.text())
 
     def refresh(self) -> None:
+        """Redraw the tiles in sight, and any tile whose state, place or language changed; the others
+        keep their text until they scroll into sight (a hall's ages and clocks change every second
+        for every table, a screen shows a few dozen)."""
         tiles = self.visible_tiles()
         order = [t.table for t in tiles]
-        for tile in tiles:
+        before = {name: i for i, name in enumerate(self.order)}
+        lang = self.model.lang
+        for i, tile in enumerate(tiles):
             label = self.tiles.get(tile.table)
             if label is None:
                 label = self.tiles[tile.table] = TileLabel(tile.table)
                 label.clicked.connect(self.table_selected)
-            label.show_tile(tile, self.model.lang)
+            changed = label.state != tile.state or label.lang != lang or before.get(tile.table) != i
+            if changed or not label.visibleRegion().isEmpty():
+                label.show_tile(tile, lang)
         if order != self.order:  # re-lay the grid only when the severity order changed, moving only what moved
-            before = {name: i for i, name in enumerate(self.order)}
             self.order = order
             shown = set(order)
             for name, label in self.tiles.items():
