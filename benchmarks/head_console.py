@@ -1,11 +1,11 @@
 """Benchmark of the head referee's console (issue #23): does one window keep up with a hall?
 
     python -m benchmarks.head_console [--tables 200] [--seconds 60] [--workers 4] [--violations 0.1]
-                                      [--warmup 300] [--seed 1]
+                                      [--warmup 300] [--seed 1] [--nice 10]
 
 ``--tables`` headless stations (``TableStation`` + ``StationLink``, as ``run --broker`` wires them),
 each fed its own seeded simulated match at the pace of its table clock, in ``--workers``
-processes at a lower CPU priority (nice 10; in a hall they are other machines), publishing
+processes at a lower CPU priority (``--nice``, 10; in a hall they are other machines), publishing
 to a private Mosquitto on 127.0.0.1; each flag's camera frame (a 320×240
 JPEG) is published too, as the station orchestrator does. Every table first plays a random
 ``--warmup`` table-seconds at once, so flags come from the first second of the measurement; the
@@ -41,7 +41,6 @@ DRAIN_S = 60.0
 TABLES_PER_WORKER = 100
 """paho's select() cannot watch descriptors over 1024; a table takes about 7 (``benchmarks.hall``)."""
 HALL = "bench"
-STATION_NICE = 10
 
 
 @dataclass(frozen=True)
@@ -54,13 +53,14 @@ class Spec:
     violations: float
     seed: int
     directory: str
+    nice: int
 
 
 def station_worker(spec: Spec, ready: mp.Queue, start: mp.synchronize.Event, done: mp.Queue) -> None:
     """Some tables of the hall: warm-up at once, then the paced run; flags' frames published. At
-    nice 10: in a hall the stations are other machines, here they share the head's cores and must
-    not take its CPU (they still load the broker)."""
-    os.nice(STATION_NICE)
+    ``--nice`` 10 by default: in a hall the stations are other machines, here they share the head's
+    cores and should not take its CPU (they still load the broker)."""
+    os.nice(spec.nice)
     import numpy as np
 
     from referee_station.hall.auth import station_user
@@ -136,6 +136,7 @@ def main() -> None:
     parser.add_argument("--violations", type=float, default=0.1)
     parser.add_argument("--warmup", type=float, default=300.0, help="table seconds each table plays before the clock")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--nice", type=int, default=0, help="the station processes' niceness (default 0)")
     args = parser.parse_args()
     if not os.environ.get("DISPLAY"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -169,7 +170,7 @@ def main() -> None:
             plain = f"mqtt://127.0.0.1:{broker.port}"
             specs = [
                 Spec([(i, names[i], passwords[names[i]]) for i in range(w, args.tables, workers)], plain,
-                     args.seconds, args.warmup, args.violations, args.seed, tmp)
+                     args.seconds, args.warmup, args.violations, args.seed, tmp, args.nice)
                 for w in range(workers)
             ]  # fmt: skip
             procs = [ctx.Process(target=station_worker, args=(spec, ready, start, done)) for spec in specs]
@@ -205,7 +206,8 @@ def main() -> None:
             app.stop()
             stored = len(register.records(HALL))
     load = os.getloadavg()
-    print(f"head console benchmark: {args.tables} stations in {workers} processes, {os.cpu_count()} CPUs, "
+    print(f"head console benchmark: {args.tables} stations in {workers} processes at nice {args.nice}, "
+          f"{os.cpu_count()} CPUs, "
           f"load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}, seed {args.seed}")  # fmt: skip
     print(f"warm-up: {warm} records, {warm_flags} flags on screen; measured {wall:.0f} s: {records} records "
           f"({records / wall:.0f}/s), {len(latencies)} flags; register: {stored} of {sum(totals)} logged")  # fmt: skip
