@@ -79,7 +79,8 @@ class AssignmentWatcher:
         self.table = table
         self.topic = topic(hall, table, "assignment")
         self.errors: list[str] = []
-        """Assignments that were not one (shown to the referee, who types the names then)."""
+        """Why each message on the topic was not an assignment (and a refused login); the dialog
+        keeps its names then, for the referee to type."""
         self._latest: queue.SimpleQueue[Assignment] = queue.SimpleQueue()
         self._url = url
         self._client = make_client(url, client_id=f"station-{hall}-{table}")
@@ -117,8 +118,8 @@ class AssignmentWatcher:
         client.subscribe(self.topic, qos=1)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        if message.topic != self.topic:
-            return  # the session's rulings and acks: see the module's docstring
+        if message.topic != self.topic or not message.payload:
+            return  # the session's rulings and acks (see the module's docstring), or an assignment cleared
         try:
             self._latest.put(Assignment.decode(message.payload, self.table))
         except AssignmentError as err:

@@ -52,6 +52,7 @@ from referee_station.hall.broker_url import BrokerURL, connect, make_client
 from referee_station.hall.evidence import Evidence
 from referee_station.hall.register import Register
 from referee_station.hall.topics import (
+    HEAD_CHANNELS,
     STATION_CHANNELS,
     Envelope,
     Quarantined,
@@ -229,6 +230,8 @@ class HeadConsole:
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         try:
             hall, table, channel = split_topic(message.topic)
+            if hall == self.hall and channel in HEAD_CHANNELS and message.retain:
+                return  # its own retained assignment, handed back on subscribing (noLocal spares only live ones)
             if hall != self.hall or channel not in STATION_CHANNELS:
                 raise TopicError(f"not a station channel: {message.topic}")
             check_name(table, "table")

@@ -46,7 +46,7 @@ def test_the_setup_dialog_takes_the_sides_from_the_halls_assignment(qtbot, hall:
             assert names["EW"].text() == "东风队"  # a bad assignment changes nothing
         finally:
             app.stop()
-        head.assign("T39", {"EW": "E", "NS": "N"})
+        head._client.publish(topic(HALL, "T39", "assignment"), b"", qos=1, retain=True).wait_for_publish(5)  # cleared
     rogue = RawClient(hall.station_url("T40"), "rogue-T40")
     assert rogue.connected.wait(10)
     forged = Assignment("T40", {"EW": "mine", "NS": "theirs"}).encode()
