@@ -58,6 +58,15 @@ blurred one, so averaging the neighbours' readings settles a share of those card
 seventh session)."""
 
 
+STILL_PX_LEVELS = 24
+"""A locator-input pixel whose colour moved by more than this (0–255, any channel) since a seat's last
+read has changed: a card laid, moved or taken changes its pixels by far more, camera noise by less."""
+STILL_PX_SHARE = 0.002
+"""A seat with fewer changed pixels than this share of its play area's locator input lies still: with
+``CardReader.reuse_still`` its last reading is kept instead of locating and classifying it again (a
+card's index is about 1 % of the area, a whole card about 10 %)."""
+
+
 def classifier_paths(model_dir: Path) -> list[Path]:
     """The ``CLASSIFIER_FILES`` a models folder has, in order: the members the reader averages and deck
     registration fine-tunes."""
@@ -235,6 +244,12 @@ class CardReader:
         self.thresholds = thresholds or Thresholds()
         self.context = context
         self.context_weight = context_weight
+        self.reuse_still = False
+        """Keep the last reading of a seat whose pixels lie still (``STILL_PX_SHARE``): at a table one
+        area changes at a time while up to four rows lie, so a read costs about one area, not four.
+        The station turns it on; a reader asked about unrelated frames (tests, registration) reads all."""
+        self._still: dict[str, tuple[np.ndarray, SeatReading]] = {}
+        """Per seat: the locator input of its last read and what was read."""
 
     @classmethod
     def from_onnx(cls, model_dir: Path | str = MODELS_DIR, threads: int = 2) -> CardReader:
@@ -253,24 +268,37 @@ class CardReader:
         ms: dict[str, float] = {}
         t = time.perf_counter()
         strips = rectify(frame, np.asarray(corners, dtype=np.float64))
-        batch = np.stack([locator_input(strips[s]) for s in SEATS])
+        inputs = {s: locator_input(strips[s]) for s in SEATS}
+        fresh = [s for s in SEATS if not (self.reuse_still and self._lies_still(s, inputs[s]))]
         ms["rectify"] = (time.perf_counter() - t) * 1000
+        seats = {s: self._still[s][1] for s in SEATS if s not in fresh}
         t = time.perf_counter()
-        raw = self.locate(batch)
+        batch = np.stack([inputs[s] for s in fresh]) if fresh else None
+        raw = self.locate(batch) if batch is not None else None
         ms["locate"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        found = {seat: self.peaks(raw[i]) for i, seat in enumerate(SEATS)}
-        anchors = [(strips[s], batch[i], u, v) for i, s in enumerate(SEATS) for u, v, _ in found[s]]
+        found = {seat: self.peaks(raw[i]) for i, seat in enumerate(fresh)} if raw is not None else {}
+        anchors = [(strips[s], batch[i], u, v) for i, s in enumerate(fresh) for u, v, _ in found[s]]
         probs = self.classify_anchors(anchors)
         ms["classify"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        seats, k = {}, 0
-        for i, seat in enumerate(SEATS):
+        k = 0
+        for i, seat in enumerate(fresh):
             n = len(found[seat])
             seats[seat] = self._decide(raw[i], found[seat], probs[k : k + n])
             k += n
+            if self.reuse_still:
+                self._still[seat] = (inputs[seat], seats[seat])
         ms["decide"] = (time.perf_counter() - t) * 1000
-        return FrameReading(seats, ms)
+        return FrameReading({s: seats[s] for s in SEATS}, ms)
+
+    def _lies_still(self, seat: str, image: np.ndarray) -> bool:
+        """Whether the seat's play area looks as at its last read (``STILL_PX_LEVELS``, ``STILL_PX_SHARE``)."""
+        last = self._still.get(seat)
+        if last is None or last[0].shape != image.shape:
+            return False
+        moved = (np.abs(image.astype(np.int16) - last[0]) > STILL_PX_LEVELS).any(-1)
+        return int(np.count_nonzero(moved)) < STILL_PX_SHARE * moved.size
 
     def classify_anchors(self, anchors: list[tuple[np.ndarray, np.ndarray, float, float]]) -> np.ndarray:
         """Class probabilities of the card at each (strip, locator input, u, v): the index classifiers'

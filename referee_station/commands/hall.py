@@ -9,7 +9,8 @@
 ``serve`` subscribes to the hall, keeps the PostgreSQL register, prints every flag, penalty and
 result as it is stored and every quarantined message as ``ALARM <table>: <why>``, and reads
 commands on stdin: ``login NAME`` (then the password),
-``rule TABLE FLAG confirm|dismiss [stop]``, ``tables``, ``logout``, ``quit``. No ruling is sent
+``rule TABLE FLAG confirm|dismiss [stop]``, ``assign TABLE EW_NAME NS_NAME`` (the sides a
+station's setup is filled with), ``tables``, ``logout``, ``quit``. No ruling is sent
 before a referee has logged in. ``console`` is the same head in the console's window (tiles,
 one alert queue, evidence frames, login, registers and record sheets; docs/head-console.md);
 ``serve`` stays for scripts. Exit codes: 0 fine, 2 bad input, an unreachable server or no
@@ -212,14 +213,17 @@ def serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                     stop = len(words) == 5 and words[4] == "stop"
                     command = head.rule(session, words[1], int(words[2]), words[3], stop_next=stop)
                     print(f"ruling {command.id} sent to {words[1]} by {command.referee}", file=stdout, flush=True)
+                elif words[0] == "assign" and len(words) == 4:
+                    head.assign(words[1], {"EW": words[2], "NS": words[3]})
+                    print(f"assigned {words[1]}: EW {words[2]}, NS {words[3]}", file=stdout, flush=True)
                 elif words[0] == "tables":
                     for table in sorted(head.statuses.keys() | head.alarms.keys()):
                         alarms = len(head.alarms.get(table, ()))
                         state = head.statuses.get(table, "unknown")
                         print(f"{table} {state}" + (f" {alarms} alarms" if alarms else ""), file=stdout, flush=True)
                 else:
-                    print("commands: login NAME | rule TABLE FLAG confirm|dismiss [stop] | tables | logout | quit",
-                          file=stdout, flush=True)  # fmt: skip
+                    print("commands: login NAME | rule TABLE FLAG confirm|dismiss [stop] | assign TABLE EW NS | "
+                          "tables | logout | quit", file=stdout, flush=True)  # fmt: skip
             except (LoginError, ValueError, TopicError) as err:
                 print(f"refused: {err}", file=stdout, flush=True)
     return 0

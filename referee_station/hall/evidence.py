@@ -5,8 +5,8 @@ Why a channel of its own and not a field of the flag's record: the record is the
 station logged, and an image does not belong in the log; the head keys a frame by the table's log
 id and the flag id (flag ids count per log), so it meets its flag whichever arrives first. The
 message is a one-line JSON header, a newline, then the JPEG bytes (no base64: a third smaller).
-A frame is sent from memory, not from the station's outbox: one lost in a station crash leaves its
-flag without a picture, never the flag or the ruling.
+The station keeps each frame in its outbox until the head acks it as stored (``hall.outbox``), so
+a frame survives a station crash like the flag's record does.
 """
 
 from __future__ import annotations

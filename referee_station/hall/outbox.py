@@ -4,13 +4,17 @@ Why in the log file: the log already holds every record durably before the refer
 acted on, so it is the buffer. The outbox only remembers which records the head has confirmed as
 stored in the register (``hall_acked``) and which ruling commands from the head were applied
 (``hall_inbox``). Whatever is not acked is sent again after a reconnect: a broker down, the network
-cut or the station restarted loses nothing, and the receivers drop the copies by id.
+cut or the station restarted loses nothing, and the receivers drop the copies by id. A flag's camera
+frame (``hall.evidence``) waits here too (``hall_frames``) until the head confirms it is stored, so a
+station that crashes before it could send a frame sends it after its restart.
 
 Tables (the station's ``records`` table is EventStore's, read only here)::
 
     hall_link(key TEXT PRIMARY KEY, value TEXT)               -- 'log': this file's id on the bus
     hall_acked(table_id TEXT, seq INTEGER, PRIMARY KEY (table_id, seq))
     hall_inbox(id TEXT PRIMARY KEY, table_id TEXT, seq INTEGER)  -- ruling command -> its record
+    hall_frames(table_id TEXT, flag INTEGER, t REAL, jpeg BLOB, at REAL,
+                PRIMARY KEY (table_id, flag))                   -- flags' frames not confirmed yet
 
 The connection is shared by the station's thread and the MQTT network thread, so every use holds
 ``_lock``. Acks are written with ``synchronous=NORMAL``: an ack lost in a power cut only means one
@@ -32,6 +36,8 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS hall_acked (table_id TEXT NOT NULL, seq INTEGER NOT NULL,"
     " PRIMARY KEY (table_id, seq)) WITHOUT ROWID",
     "CREATE TABLE IF NOT EXISTS hall_inbox (id TEXT PRIMARY KEY, table_id TEXT NOT NULL, seq INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS hall_frames (table_id TEXT NOT NULL, flag INTEGER NOT NULL, t REAL NOT NULL,"
+    " jpeg BLOB NOT NULL, at REAL NOT NULL, PRIMARY KEY (table_id, flag))",
 )
 
 
@@ -46,6 +52,17 @@ class Pending:
     body: str
     cause: str | None
     """The ruling command this record applied, if any."""
+
+
+@dataclass(frozen=True)
+class PendingFrame:
+    """A flag's camera frame the head has not confirmed yet; ``at`` is the station's wall clock when
+    it was taken (the evidence's ``sent_at``)."""
+
+    flag: int
+    t: float
+    jpeg: bytes
+    at: float
 
 
 class Outbox:
@@ -126,6 +143,28 @@ class Outbox:
                 "INSERT OR IGNORE INTO hall_inbox (id, table_id, seq) VALUES (?, ?, ?)",
                 (command_id, self.table_id, seq),
             )
+
+    def keep_frame(self, frame: PendingFrame) -> None:
+        """Keep a flag's frame until the head confirms it (the first frame of a flag stays)."""
+        with self._lock:
+            self._db.execute(
+                "INSERT OR IGNORE INTO hall_frames (table_id, flag, t, jpeg, at) VALUES (?, ?, ?, ?, ?)",
+                (self.table_id, frame.flag, frame.t, frame.jpeg, frame.at),
+            )
+
+    def pending_frames(self) -> list[PendingFrame]:
+        """Frames not confirmed by the head, oldest flag first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT flag, t, jpeg, at FROM hall_frames WHERE table_id = ? ORDER BY flag", (self.table_id,)
+            ).fetchall()
+        return [PendingFrame(flag, t, bytes(jpeg), at) for flag, t, jpeg, at in rows]
+
+    def frames_acked(self, flags: Iterable[int]) -> None:
+        """The head stored these flags' frames in the register: forget them."""
+        rows = [(self.table_id, int(flag)) for flag in flags]
+        with self._lock:
+            self._db.executemany("DELETE FROM hall_frames WHERE table_id = ? AND flag = ?", rows)
 
     def close(self) -> None:
         with self._lock:

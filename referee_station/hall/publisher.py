@@ -14,6 +14,9 @@ up. Guarantees, and why:
   and a resend sends only the overdue records themselves. So a head that was down for an hour
   gets each station's backlog once, a window at a time, not every copy of it that a resend of
   "everything after the oldest overdue" would have queued at the broker.
+- A flag's camera frame is kept in the outbox too and sent like a record: again after every
+  reconnect and when its ack is overdue, until the head's ack says it is in the register. A station
+  killed before it could send a frame sends it after its restart.
 - A retained ``status`` says online; the last will (retained) says offline when the connection dies.
 - The round clock arrives retained on the hall's ``round`` topic (``hall.rounds``); the link keeps
   the latest (:attr:`StationLink.round_call`) for the station's round gate and console.
@@ -40,7 +43,7 @@ import paho.mqtt.client as mqtt
 
 from referee_station.hall.broker_url import BrokerURL, connect, make_client
 from referee_station.hall.evidence import Evidence
-from referee_station.hall.outbox import Outbox, Pending
+from referee_station.hall.outbox import Outbox, Pending, PendingFrame
 from referee_station.hall.rounds import RoundCall, RoundCallError, round_topic
 from referee_station.hall.topics import Envelope, RulingCommand, TopicError, channel_of, encode_json, record_id, topic
 from referee_station.table.events import Ruling
@@ -96,6 +99,10 @@ class StationLink:
         self._reset = False
         self._sent_upto = 0
         self._sent_at: dict[int, float] = {}
+        self._frames_sent_at: dict[int, float] = {}
+        """Flags whose frame went out on this connection, and when."""
+        self._frames_due = True
+        """A frame was kept (or the connection is new) since the outbox's frames were last read."""
         self._resend_wait = resend_after
         self._asked_at: float | None = None
         """Wall time of the first ``flush`` not yet served: the new records' ``sent_at``."""
@@ -155,11 +162,12 @@ class StationLink:
 
     def publish_evidence(self, flag_id: int, t: float, jpeg: bytes) -> None:
         """Send the camera frame of flag ``flag_id`` (a JPEG, ``evidence.frame_jpeg``) taken at table
-        time ``t``. From memory, QoS 1: paho keeps it while disconnected and sends it on reconnect;
-        it is not in the outbox (``hall.evidence`` says why). Raises ``EvidenceError`` for bytes
-        that are not a JPEG or are too large."""
-        evidence = Evidence(self.table, self.outbox.log, flag_id, t, jpeg, time.time())
-        self._client.publish(topic(self.hall, self.table, "evidence"), evidence.encode(), qos=1)
+        time ``t``: kept in the outbox first, then sent as records are (and again until acked).
+        Raises ``EvidenceError`` for bytes that are not a JPEG or are too large."""
+        evidence = Evidence(self.table, self.outbox.log, flag_id, t, jpeg, time.time())  # checks the bytes
+        self.outbox.keep_frame(PendingFrame(flag_id, t, jpeg, evidence.sent_at))
+        self._frames_due = True
+        self.flush()
 
     @property
     def connected(self) -> bool:
@@ -217,6 +225,10 @@ class StationLink:
             self._reset = False
             self._sent_upto = 0
             self._sent_at.clear()
+            self._frames_sent_at.clear()
+            self._frames_due = True
+        if not self._send_frames(now):
+            return
         overdue = [seq for seq, at in list(self._sent_at.items()) if now - at > self._resend_wait]
         if overdue:
             self._resend_wait = min(self._resend_wait * 2, RESEND_MAX_S)
@@ -236,6 +248,25 @@ class StationLink:
                     return
                 self.sent += 1
                 self._sent_upto = record.seq
+
+    def _send_frames(self, now: float) -> bool:
+        """Frames not sent on this connection, or whose ack is overdue; False if the connection
+        dropped meanwhile. The outbox is read only when a frame was kept or a wait ran out."""
+        overdue = any(now - at > self._resend_wait for at in self._frames_sent_at.values())
+        if not (self._frames_due or overdue):
+            return True
+        self._frames_due = False
+        for frame in self.outbox.pending_frames():
+            sent = self._frames_sent_at.get(frame.flag)
+            if sent is not None and now - sent <= self._resend_wait:
+                continue
+            evidence = Evidence(self.table, self.outbox.log, frame.flag, frame.t, frame.jpeg, frame.at)
+            info = self._client.publish(topic(self.hall, self.table, "evidence"), evidence.encode(), qos=1)
+            if info.rc != mqtt.MQTT_ERR_SUCCESS:
+                self._reset = True
+                return False
+            self._frames_sent_at[frame.flag] = now
+        return True
 
     def _publish(self, record: Pending, asked_at: float | None, now: float) -> bool:
         info = self._client.publish(*self._message(record, asked_at), qos=1)
@@ -302,9 +333,16 @@ class StationLink:
             return  # not ours to act on; the head logs what it sends
 
     def _on_ack(self, payload: bytes) -> None:
+        """``{"log", "seqs"}`` for records, ``{"log", "frames"}`` for flags' frames, in the register."""
         obj = json.loads(payload)
         if obj.get("log") != self.outbox.log:
             return  # acks for an earlier log file of this table
+        if "frames" in obj:
+            flags = [int(flag) for flag in obj["frames"]]
+            self.outbox.frames_acked(flags)
+            for flag in flags:
+                self._frames_sent_at.pop(flag, None)
+            return
         seqs = [int(seq) for seq in obj["seqs"]]
         self.outbox.ack(seqs)
         self._resend_wait = self.resend_after

@@ -8,6 +8,12 @@ published while it was down is delivered when it returns). Records go through on
 2. store a batch in one transaction,
 3. only then ack the batch's seqs to each station (``.../acks``), so a station forgets a record only
    when it is in PostgreSQL. Copies are acked too: the station that resent is waiting for that ack.
+   A flag's camera frame is acked the same way once stored (``{"log", "frames"}``).
+
+A console does not wait for PostgreSQL: each checked record, and each table's online/offline status
+(a station's last will included), also goes at once to a viewer thread (``on_received``,
+``on_status``), so a flag reaches the screen however long a register commit takes. The view may see
+a copy twice (the feed drops it by seq) and, rarely, a record the register then quarantines.
 
 The topic's table is the one the broker authenticated (ACL, client id bound to the login). Every
 message is checked before it reaches the writer (``Envelope.decode``: field types, the id equal to
@@ -40,12 +46,14 @@ import paho.mqtt.client as mqtt
 import psycopg
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from referee_station.hall.assignment import Assignment, publish_assignment
 from referee_station.hall.auth import LoginError, Session, check_referee
 from referee_station.hall.broker_url import BrokerURL, connect, make_client
 from referee_station.hall.evidence import Evidence
 from referee_station.hall.register import Register
 from referee_station.hall.rounds import RoundCall, round_topic
 from referee_station.hall.topics import (
+    HEAD_CHANNELS,
     STATION_CHANNELS,
     Envelope,
     Quarantined,
@@ -109,6 +117,8 @@ class HeadConsole:
         on_record: Callable[[Envelope], None] | None = None,
         on_alarm: Callable[[Quarantined], None] | None = None,
         on_evidence: Callable[[Evidence], None] | None = None,
+        on_received: Callable[[Envelope], None] | None = None,
+        on_status: Callable[[str, str], None] | None = None,
     ) -> None:
         self.hall = hall
         self.url = url
@@ -121,6 +131,12 @@ class HeadConsole:
         """The latest quarantined messages of each table (topic's table)."""
         self.on_evidence = on_evidence
         """Called (writer thread) for each flag's camera frame once it is in the register."""
+        self.on_received = on_received
+        """Called (viewer thread) for each checked record as it arrives, before the register commit."""
+        self.on_status = on_status
+        """Called (viewer thread) with (table, "online" | "offline") as a station's status arrives."""
+        self._views: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
+        self._viewer = threading.Thread(target=self._view_loop, name="hall-view", daemon=True)
         self.stats = HeadStats()
         self.statuses: dict[str, str] = {}
         self.refused: str | None = None
@@ -137,6 +153,7 @@ class HeadConsole:
 
     def start(self) -> HeadConsole:
         self._writer.start()
+        self._viewer.start()
         connect(self._client, self.url)
         return self
 
@@ -152,6 +169,8 @@ class HeadConsole:
         self._client.loop_stop()
         self._inbox.put(None)
         self._writer.join()
+        self._views.put(None)
+        self._viewer.join()
 
     def __enter__(self) -> HeadConsole:
         return self.start()
@@ -193,6 +212,13 @@ class HeadConsole:
         reconnects later gets the latest); the event's journal has recorded it before."""
         self._client.publish(round_topic(self.hall), call.encode(), qos=1, retain=True)
 
+    def assign(self, table: str, sides: dict[str, str]) -> Assignment:
+        """Publish which sides play at ``table`` (retained): its station's setup is filled with them.
+        ``AssignmentError`` or ``TopicError`` for a table or names that cannot be one."""
+        assignment = Assignment(table, dict(sides))
+        publish_assignment(self._client, self.hall, assignment)
+        return assignment
+
     # ------------------------------------------------------------------ paho callbacks (network thread)
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -210,6 +236,8 @@ class HeadConsole:
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         try:
             hall, table, channel = split_topic(message.topic)
+            if hall == self.hall and channel in HEAD_CHANNELS and message.retain:
+                return  # its own retained assignment, handed back on subscribing (noLocal spares only live ones)
             if hall != self.hall or channel not in STATION_CHANNELS:
                 raise TopicError(f"not a station channel: {message.topic}")
             check_name(table, "table")
@@ -220,6 +248,7 @@ class HeadConsole:
             if channel == "status":
                 state = decode_status(message.payload, table)
                 self._inbox.put(("status", table, (state, message.payload.decode())))
+                self._views.put(("status", (table, state)))
                 return
             if channel == "evidence":
                 evidence = Evidence.decode(message.payload)
@@ -234,6 +263,22 @@ class HeadConsole:
         self.stats.received += 1
         self.stats.arrivals.append(time.time() - envelope.sent_at)
         self._inbox.put(("record", table, envelope))
+        self._views.put(("record", envelope))
+
+    # ------------------------------------------------------------------ viewer
+
+    def _view_loop(self) -> None:
+        """Hand records and statuses to the console as they arrive; a failing hook is logged and
+        the register, which has every record, is untouched."""
+        while (item := self._views.get()) is not None:
+            kind, payload = item
+            try:
+                if kind == "record" and self.on_received is not None:
+                    self.on_received(payload)
+                elif kind == "status" and self.on_status is not None:
+                    self.on_status(*payload)
+            except Exception:  # a view's bug must not stop the view of every other table
+                log.exception("hall %s: the console's %s hook failed", self.hall, kind)
 
     # ------------------------------------------------------------------ register writer
 
@@ -356,8 +401,11 @@ class HeadConsole:
                 self._client.publish(topic(self.hall, table, "rulings"), command.encode(), qos=1)
 
     def _store_evidence(self, evidence: Evidence) -> None:
+        """Store a flag's frame, then ack it (a copy too: its station is waiting for that ack)."""
         if self.register.store_evidence(self.hall, evidence) and self.on_evidence is not None:
             self.on_evidence(evidence)
+        ack = encode_json({"log": evidence.log, "frames": [evidence.flag]})
+        self._client.publish(topic(self.hall, evidence.table, "acks"), ack, qos=1)
 
     def _ack(self, records: list[Envelope]) -> None:
         by_log: dict[tuple[str, str], list[int]] = defaultdict(list)

@@ -18,6 +18,7 @@ Topics (``hall`` and ``table`` are single topic levels, no ``/ + #``)::
     guandan/<hall>/<table>/rulings   head -> station   a referee's ruling on a flag
     guandan/<hall>/<table>/acks      head -> station   seqs now safely in the register
     guandan/<hall>/round             head -> stations  retained; the round clock (``hall.rounds``)
+    guandan/<hall>/<table>/assignment head -> station  retained; the sides assigned (``hall.assignment``)
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from referee_station.table.events import RECORD_TYPES, EventError, parse_line
 ROOT = "guandan"
 STATION_CHANNELS: tuple[str, ...] = ("events", "flags", "results", "clocks", "status", "evidence")
 """What a station may publish (the ACL grants exactly these)."""
-HEAD_CHANNELS: tuple[str, ...] = ("rulings", "acks")
+HEAD_CHANNELS: tuple[str, ...] = ("rulings", "acks", "assignment")
 """What only the head console may publish; a station reads its own."""
 
 CHANNEL_OF_TYPE: dict[str, str] = {

@@ -125,6 +125,7 @@ def card_reader(args: argparse.Namespace) -> tuple[ReadFrame, Callable[[], str |
 
     deck = DeckProfile.load(Path(args.deck)) if args.deck else None
     reader = reader_for(deck, Path(args.models) if getattr(args, "models", None) else MODELS_DIR)
+    reader.reuse_still = True  # one table's frames in order: a still area keeps its reading
     if deck is None:
         return reader.read, None
     watched = WatchedReader(reader, deck.meta.design, deck.meta.mismatch_below)

@@ -51,7 +51,9 @@ def test_no_ruling_leaves_before_a_login_and_an_unsent_one_returns_to_the_queue(
     assert model.alerts.get(key) is None
     window.ruling_answered(RulingResult("T1", 1, None, "the register: connection refused"))
     assert model.alerts.get(key) is not None  # back in the queue, in its place
-    assert window.alerts.list.item(0).text().startswith("T1")
+    row = window.alerts.list.topLevelItem(0)
+    assert (row.text(0), window.alerts.list.headerItem().text(0)) == ("T1", "牌桌")  # the table in its own column
+    assert not row.text(1).startswith("T1") and "→" in row.text(1)
     assert window.statusBar().currentMessage() == "裁决未发出 (T1 #1): the register: connection refused"
     window.ruling_answered(RulingResult("T2", 2, RulingCommand("c", 2, "confirm", "li")))
     assert window.statusBar().currentMessage() == "裁决已发往 T2: #2 确认"

@@ -19,9 +19,7 @@ from referee_station.table.events import PlayCards
 from tests.console.helpers import Wired, one_deal_with_flags, two_warnings
 
 
-def texts(widget, column=None):
-    if column is None:
-        return [widget.item(i).text() for i in range(widget.count())]
+def texts(widget, column):
     return [widget.item(r, column).text() for r in range(widget.rowCount())]
 
 
@@ -30,7 +28,8 @@ def test_a_flag_raised_by_the_referee_appears_in_the_queue(qtbot):
     view = AlertView(wired.model)
     qtbot.addWidget(view)
     wired.run()
-    shown = texts(view.list)
+    shown = [view.list.topLevelItem(row).text(1) for row in range(view.list.topLevelItemCount())]
+    assert [view.list.topLevelItem(row).text(0) for row in range(2)] == ["T1", "T1"]  # the table's own column
     assert len(shown) == 2
     assert "越序出牌" in shown[0] and "违例" in shown[0]
     assert view.current_key() == ("T1", 1)
@@ -47,12 +46,12 @@ def test_confirm_moves_it_to_the_register_and_escalates_the_ladder(qtbot):
     qtbot.addWidget(register)
     register.set_table("T1")
     wired.run()
-    assert alerts.list.count() == 2
+    assert alerts.list.topLevelItemCount() == 2
     alerts.confirm_action.trigger()
     alerts.confirm()
     wired.run()
     register.redraw()
-    assert alerts.list.count() == 0
+    assert alerts.list.topLevelItemCount() == 0
     assert texts(register.rulings, 4) == ["确认", "确认"]
     assert texts(register.rulings, 5) == ["张裁判", "张裁判"]
     assert texts(register.penalties, 1) == ["警告", "警告", "违例"]
@@ -229,7 +228,7 @@ def test_window_switches_language(qtbot):
     assert window.selected == "T1" and window.windowTitle() == "掼蛋裁判台"
     window.toggle_language()
     assert window.windowTitle() == "Guandan referee station"
-    assert "out-of-turn play" in window.alerts.list.item(0).text()
+    assert "out-of-turn play" in window.alerts.list.topLevelItem(0).text(1)
     assert window.alerts.confirm_button.text() == "Confirm (Enter)"
 
 

@@ -56,7 +56,7 @@ def test_head_console_session_and_export(
             wait_for(lambda: bool(linked.apply_rulings()), what="the ruling at the station")
             east_west_sweep(table, "E")
             assert link.wait_acked(15)
-            typing.write("tables\nquit\n")
+            typing.write("assign T11 甲队 乙队\nassign T/1 a b\ntables\nquit\n")
             console.join(15)
     out = capsys.readouterr().out
     assert "refused: log in as a referee before ruling" in out
@@ -64,6 +64,7 @@ def test_head_console_session_and_export(
     assert "logged in: li" in out and "sent to T11 by li" in out and "T11 online" in out
     assert 'T11 flag t=2.0 id=1 seat="W"' in out and 'T11 ruling t=2.5 flag=1 decision="confirm"' in out
     assert "T11 match_end" in out
+    assert "assigned T11: EW 甲队, NS 乙队" in out and "refused: table 'T/1' must be 1-64" in out
 
     assert command.run(parse("export", "--db", register_dsn, "--hall", HALL, "--round", "1")) == 0
     rows = capsys.readouterr().out.splitlines()

@@ -146,7 +146,7 @@ def test_a_referee_runs_a_whole_match_from_the_station_console(qtbot, whole_matc
             app.window.activateWindow()  # the queue's keys work in the active window
             qtbot.waitUntil(app.window.isActiveWindow)
             app.window.alerts.list.setFocus()
-            app.window.alerts.list.setCurrentRow(0)
+            app.window.alerts.list.setCurrentItem(app.window.alerts.list.topLevelItem(0))
             qtbot.keyClick(app.window.alerts.list, Qt.Key.Key_Return if decision == "confirm" else Qt.Key.Key_Delete)
             qtbot.waitUntil(lambda a=alert: app.model.alerts.get(a.key) is None or a not in app.model.alerts.pending)
             rulings.append(Ruling(alert.flag.t + 0.001, alert.flag.id, decision))

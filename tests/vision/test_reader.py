@@ -273,3 +273,31 @@ def test_read_frame_bad_input(tmp_path, capsys) -> None:
     assert main(["read-frame", str(tmp_path / "missing.jpg"), "--corners", "1,2;3,4;5,6"]) == 2
     assert main(["read-frame", str(tmp_path / "missing.jpg"), "--corners", "0,0;10,0;10,10;0,10"]) == 2
     assert "cannot read image" in capsys.readouterr().err
+
+
+def test_a_seat_whose_area_lies_still_keeps_its_reading_and_is_not_read_again() -> None:
+    batches: list[int] = []
+    locate = fake_locate([(ROW, c) for c in COLS], BLOCK)
+
+    def counting(x: np.ndarray) -> np.ndarray:
+        batches.append(len(x))
+        return locate(x)
+
+    reader = CardReader(counting, fake_classify(["5s", "5h", "5d"]))
+    reader.reuse_still = True
+    first = reader.read(FRAME, CORNERS)
+    noisy = np.clip(FRAME.astype(np.int16) + np.random.default_rng(3).integers(0, 12, FRAME.shape), 0, 255)
+    again = reader.read(noisy.astype(np.uint8), CORNERS)  # camera noise: nothing moved
+    laid = FRAME.copy()
+    cv2.rectangle(laid, (900, 740), (1000, 820), (255, 255, 255), -1)  # a card laid in one area
+    strips, before = rectify(laid, CORNERS), rectify(FRAME, CORNERS)
+    [moved] = [s for s in SEATS if not np.array_equal(strips[s], before[s])]
+    third = reader.read(laid, CORNERS)
+    assert batches == [4, 1]  # all four at first, none for noise, then only the area that changed
+    assert again.seats == first.seats
+    assert all(third.seats[s] is first.seats[s] for s in SEATS if s != moved)
+    assert third.seats[moved].cards == ["5s", "5h", "5d"]
+    plain = CardReader(counting, fake_classify(["5s"]))
+    plain.read(FRAME, CORNERS)
+    plain.read(FRAME, CORNERS)
+    assert batches[2:] == [4, 4]  # without reuse_still every read reads all four areas

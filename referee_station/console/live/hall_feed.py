@@ -9,8 +9,10 @@ outputs at once, with no wait for the outputs' own messages. Those messages are 
 against what the shadow produced: a difference (another rules configuration at the station, a
 record missing) is reported as a ``FeedWarning``, never hidden.
 
-Threads: ``record`` and ``evidence`` are called by the head's register writer (``HeadConsole``'s
-``on_record`` / ``on_evidence``) or by ``load`` at start-up; ``take`` is called by the GUI thread.
+Threads: ``record`` and ``status`` are called by the head's viewer thread as messages arrive
+(``HeadConsole``'s ``on_received`` / ``on_status``: the screen does not wait for the register
+commit), ``evidence`` by its register writer (``on_evidence``), all three by ``load`` at start-up;
+``take`` is called by the GUI thread.
 Everything in between is guarded by one lock, and only plain frozen values cross to the GUI.
 """
 
@@ -45,6 +47,15 @@ class EvidenceUpdate:
 
 
 @dataclass(frozen=True)
+class StatusUpdate:
+    """A station's connection as its retained ``status`` says: online, or offline (its last will
+    when the connection died), shown on its tile at once."""
+
+    table: str
+    online: bool
+
+
+@dataclass(frozen=True)
 class FeedWarning:
     """Something the head referee should know about a table's feed (``t``: table time)."""
 
@@ -53,7 +64,7 @@ class FeedWarning:
     text: str
 
 
-FeedItem = TableUpdate | EvidenceUpdate | FeedWarning
+FeedItem = TableUpdate | EvidenceUpdate | StatusUpdate | FeedWarning
 
 
 class StoredHall(Protocol):
@@ -127,6 +138,10 @@ class HallFeed:
                     self._output(envelope, shadow)
             except Exception as err:  # one table's odd record must not stop the head's writer (every table)
                 self._warn(envelope.table, envelope.t, f"record {envelope.id} could not be followed: {err!r}")
+
+    def status(self, table: str, state: str) -> None:
+        """A station's status message (``online`` / ``offline``)."""
+        self._out.put(StatusUpdate(table, state == "online"))
 
     def evidence(self, evidence: Evidence) -> None:
         """A flag's camera frame (JPEG), stored by the head."""

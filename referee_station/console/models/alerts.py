@@ -60,12 +60,14 @@ class Alert:
     def next_seat(self) -> str | None:
         return NEXT_SEAT[self.flag.seat] if self.flag.seat else None
 
-    def text(self, lang: str) -> str:
-        """The flag in words: the offence, the proposed penalty and the rule it cites."""
+    def text(self, lang: str, *, table: bool = True) -> str:
+        """The flag in words: the table (unless a column shows it), the seat, the offence and the
+        proposed penalty."""
         seat = tr(self.flag.seat, lang) if self.flag.seat else "—"
+        where = f"{self.table} " if table else ""
         if lang == "zh":
-            return f"{self.table} {seat}：{self.flag.detail_zh} → {tr(self.flag.penalty, lang)}"
-        return f"{self.table} {seat}: {self.flag.detail} → {tr(self.flag.penalty, lang)}"
+            return f"{where}{seat}：{self.flag.detail_zh} → {tr(self.flag.penalty, lang)}"
+        return f"{where}{seat}: {self.flag.detail} → {tr(self.flag.penalty, lang)}"
 
 
 class AlertQueue:

@@ -1,7 +1,7 @@
 """The hall grid: one tile per table, the worst first, filterable by state or name.
 
-A tile's state says what the referee should look at: 离线 (a unit is down or the table is
-silent), 犯规 / 违例 / 警告 (the most severe flag still waiting for a ruling, RULES.md section 9),
+A tile's state says what the referee should look at: 离线 (the station disconnected, a unit is
+down or the table is silent), 犯规 / 违例 / 警告 (the most severe flag still waiting for a ruling, RULES.md section 9),
 读秒 (the seat to act is in its grace count-down, R-TIME-3), else 正常. A table whose match
 is over is never silent-offline: it has nothing more to say.
 """
@@ -60,7 +60,7 @@ def tile_of(model: TableModel, wall_now: float) -> Tile:
         if STATES.index(candidate) > STATES.index(state):
             state = candidate
     silent = age is not None and age > OFFLINE_AFTER and model.match_end is None  # a finished match is quiet
-    if not all(model.health.values()) or silent:
+    if not model.online or not all(model.health.values()) or silent:
         state = "offline"
     return Tile(
         table=model.table,

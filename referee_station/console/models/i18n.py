@@ -39,6 +39,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "hall": ("赛场", "Hall"),
     "table": ("牌桌", "Table"),
     "alerts": ("待裁决", "Alerts"),
+    "alert": ("警报", "Alert"),
     "register": ("判罚记录", "Penalty register"),
     "rulings": ("已裁决", "Rulings"),
     "feeds_ended": (

@@ -54,6 +54,8 @@ class TableModel:
         self.now = 0.0
         self.last_wall: float | None = None
         self.health: dict[str, bool] = dict.fromkeys(HEALTH_UNITS, True)
+        self.online = True
+        """Whether the table's station is connected (the head console: its hall ``status``)."""
         self.flags: dict[int, Flag] = {}
         self.trick_cards: dict[str, tuple[str, ...] | None] = {}
         """This trick's last action per seat: cards, or ``None`` for a pass."""

@@ -1,4 +1,5 @@
-"""The alert queue: pending flags, the selected one in detail (rule, seat, proposed penalty,
+"""The alert queue: pending flags (the table in a column of its own, so a hall's queue reads by
+table at a glance), the selected one in detail (rule, seat, proposed penalty,
 Chinese and English text, the camera frame of that moment), Confirm / Dismiss, and for an
 infraction the 下家's choice to stop the violator's next play (RULES.md section 9).
 
@@ -17,10 +18,11 @@ from PySide6.QtGui import QAction, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -31,10 +33,11 @@ from referee_station.console.models.i18n import tr
 from referee_station.console.qt.style import colour, frame_image
 
 KEY_ROLE = Qt.ItemDataRole.UserRole
+TABLE_COLUMN, TEXT_COLUMN = 0, 1
 
 
-def item_key(item: QListWidgetItem) -> AlertKey:
-    table, flag = item.data(KEY_ROLE)  # Qt may hand a stored tuple back as a list
+def item_key(item: QTreeWidgetItem) -> AlertKey:
+    table, flag = item.data(TABLE_COLUMN, KEY_ROLE)  # Qt may hand a stored tuple back as a list
     return (table, flag)
 
 
@@ -47,7 +50,12 @@ class AlertView(QWidget):
         self.latencies: list[float] = []
         self._unpainted: list[float] = []
         self.title = QLabel()
-        self.list = QListWidget()
+        self.list = QTreeWidget()
+        self.list.setColumnCount(2)
+        self.list.setRootIsDecorated(False)
+        self.list.setUniformRowHeights(True)
+        self.list.header().setSectionResizeMode(TABLE_COLUMN, QHeaderView.ResizeMode.ResizeToContents)
+        self.list.header().setStretchLastSection(True)
         self.detail = QLabel()
         self.detail.setWordWrap(True)
         self.detail.setTextFormat(Qt.TextFormat.RichText)
@@ -94,18 +102,19 @@ class AlertView(QWidget):
 
     # -- the list ---------------------------------------------------------------------------
 
-    def _item(self, key: AlertKey) -> QListWidgetItem | None:
-        for row in range(self.list.count()):
-            item = self.list.item(row)
-            if item_key(item) == key:
-                return item
-        return None
+    def items(self) -> list[QTreeWidgetItem]:
+        """The rows, in queue order."""
+        return [self.list.topLevelItem(row) for row in range(self.list.topLevelItemCount())]
+
+    def _item(self, key: AlertKey) -> QTreeWidgetItem | None:
+        return next((item for item in self.items() if item_key(item) == key), None)
 
     def _add(self, alert: Alert) -> None:
-        item = QListWidgetItem(alert.text(self.model.lang))
-        item.setData(KEY_ROLE, alert.key)
-        item.setForeground(colour(alert.flag.penalty))
-        self.list.insertItem(self.model.alerts.position(alert), item)
+        item = QTreeWidgetItem([alert.table, alert.text(self.model.lang, table=False)])
+        item.setData(TABLE_COLUMN, KEY_ROLE, alert.key)
+        for column in (TABLE_COLUMN, TEXT_COLUMN):
+            item.setForeground(column, colour(alert.flag.penalty))
+        self.list.insertTopLevelItem(self.model.alerts.position(alert), item)
         self.list.viewport().update()  # a row inserted below the visible ones repaints nothing by itself
         self._unpainted.append(alert.raised)
         if self.list.currentItem() is None:
@@ -115,7 +124,7 @@ class AlertView(QWidget):
     def _remove(self, alert: Alert) -> None:
         item = self._item(alert.key)
         if item is not None:
-            self.list.takeItem(self.list.row(item))
+            self.list.takeTopLevelItem(self.list.indexOfTopLevelItem(item))
         self._retitle()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -185,17 +194,17 @@ class AlertView(QWidget):
             self.frame.setPixmap(QPixmap.fromImage(image).scaledToHeight(136))
 
     def _retitle(self) -> None:
-        self.title.setText(f"<b>{tr('alerts', self.model.lang)}</b> ({self.list.count()})")
+        self.title.setText(f"<b>{tr('alerts', self.model.lang)}</b> ({self.list.topLevelItemCount()})")
 
     def retranslate(self, lang: str) -> None:
         self.confirm_button.setText(tr("confirm", lang))
         self.dismiss_button.setText(tr("dismiss", lang))
         self.next_button.setText(tr("next", lang))
         self.stop_next.setText(tr("stop_next", lang))
-        for row in range(self.list.count()):
-            item = self.list.item(row)
+        self.list.setHeaderLabels([tr("table", lang), tr("alert", lang)])
+        for item in self.items():
             alert = self.model.alerts.get(item_key(item))
             if alert is not None:
-                item.setText(alert.text(lang))
+                item.setText(TEXT_COLUMN, alert.text(lang, table=False))
         self._retitle()
         self._show_detail()

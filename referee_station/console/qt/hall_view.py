@@ -2,7 +2,10 @@
 
 Tiles are redrawn by a timer (4 Hz) rather than on every event, so the GUI thread's work does
 not grow with the event rate of the hall; the running countdowns and event ages need the timer
-anyway. A tile of a table that just changed state is redrawn at the next tick.
+anyway. A tile of a table that just changed state is redrawn at the next tick, and tables that
+join are laid out once per turn of the event loop, not once each. The grid scrolls, so only the
+tiles in sight are painted: a hall of 200 tables painted whole took the head's GUI thread for
+hundreds of milliseconds a tick, and flags waited behind it.
 """
 
 from __future__ import annotations
@@ -10,7 +13,17 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.hall import STATES, Tile
@@ -47,6 +60,7 @@ class TileLabel(QLabel):
         super().__init__()
         self.table = table
         self.state = ""
+        self.lang = ""
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setMinimumSize(180, 80)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -55,6 +69,7 @@ class TileLabel(QLabel):
         if tile.state != self.state:
             self.state = tile.state
             self.setStyleSheet(f"background:{STATE_COLOURS[tile.state]};color:white;border-radius:6px;padding:4px;")
+        self.lang = lang
         html = tile_html(tile, lang)
         if html != self.text():  # a rich-text relayout per tile per tick is most of a big hall's GUI work
             self.setText(html)
@@ -82,14 +97,25 @@ class HallView(QWidget):
         row.addWidget(self.filter_label)
         row.addWidget(self.state_filter)
         row.addWidget(self.text_filter)
+        tiles = QWidget()
+        column = QVBoxLayout(tiles)
+        column.addLayout(self.grid)
+        column.addStretch(1)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setWidget(tiles)
+        self.scroll.verticalScrollBar().valueChanged.connect(lambda _: self.refresh())
         layout = QVBoxLayout(self)
         layout.addLayout(row)
-        layout.addLayout(self.grid)
-        layout.addStretch(1)
+        layout.addWidget(self.scroll, 1)
+        self._joined = QTimer(self)
+        self._joined.setSingleShot(True)
+        self._joined.timeout.connect(self.refresh)
         self.retranslate(model.lang)
         self.state_filter.currentIndexChanged.connect(self.refresh)
         self.text_filter.textChanged.connect(self.refresh)
-        model.hall.table_added.connect(lambda name: self.refresh())
+        model.hall.table_added.connect(lambda name: self._joined.start(0))
         model.language_changed.connect(self.retranslate)
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.refresh)
@@ -114,16 +140,22 @@ class HallView(QWidget):
         return self.model.hall.tiles(time.monotonic(), states, self.text_filter.text())
 
     def refresh(self) -> None:
+        """Redraw the tiles in sight, and any tile whose state, place or language changed; the others
+        keep their text until they scroll into sight (a hall's ages and clocks change every second
+        for every table, a screen shows a few dozen)."""
         tiles = self.visible_tiles()
         order = [t.table for t in tiles]
-        for tile in tiles:
+        before = {name: i for i, name in enumerate(self.order)}
+        lang = self.model.lang
+        for i, tile in enumerate(tiles):
             label = self.tiles.get(tile.table)
             if label is None:
                 label = self.tiles[tile.table] = TileLabel(tile.table)
                 label.clicked.connect(self.table_selected)
-            label.show_tile(tile, self.model.lang)
+            changed = label.state != tile.state or label.lang != lang or before.get(tile.table) != i
+            if changed or not label.visibleRegion().isEmpty():
+                label.show_tile(tile, lang)
         if order != self.order:  # re-lay the grid only when the severity order changed, moving only what moved
-            before = {name: i for i, name in enumerate(self.order)}
             self.order = order
             shown = set(order)
             for name, label in self.tiles.items():

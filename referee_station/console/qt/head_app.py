@@ -1,10 +1,11 @@
 """The head referee's console application: ``referee-station hall console``.
 
 Wiring, and the threads it keeps apart: the head's MQTT thread and register writer
-(``HeadConsole``) store every record and hand it to the ``HallFeed`` (the console models' updates)
-on the writer thread; logins and rulings run on the ``HeadDesk``'s thread. The GUI thread only
-empties both through a 10 ms timer and lands what it took in the ``ConsoleModel`` (STYLE.md:
-workers reach the GUI through queues). At start the register is replayed first, so a head console
+(``HeadConsole``) store every record; its viewer thread hands each record and station status to
+the ``HallFeed`` (the console models' updates) as it arrives, not after the register commit;
+logins and rulings run on the ``HeadDesk``'s thread. The GUI thread only empties both through a
+10 ms timer and lands what it took in the ``ConsoleModel`` (STYLE.md: workers reach the GUI
+through queues). At start the register is replayed first, so a head console
 opened mid-event shows every table, alert, penalty and record sheet so far.
 """
 
@@ -16,7 +17,7 @@ import sys
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
-from referee_station.console.live.hall_feed import EvidenceUpdate, FeedItem, FeedWarning, HallFeed
+from referee_station.console.live.hall_feed import EvidenceUpdate, FeedItem, FeedWarning, HallFeed, StatusUpdate
 from referee_station.console.live.head_desk import HeadDesk, LoginResult, RulingResult
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
@@ -46,7 +47,16 @@ class HeadApp(QObject):
         self.feed = HallFeed(referee_of=register.ruling_referee)
         self.event_desk = event
         """The event the hall plays (``--event``): its tab, the round call, the stations' results."""
-        self.head = HeadConsole(url, hall, register, on_record=self._record, on_evidence=self.feed.evidence)
+        feed = self.feed
+        self.head = HeadConsole(
+            url,
+            hall,
+            register,
+            on_record=self._record,
+            on_received=feed.record,
+            on_status=feed.status,
+            on_evidence=feed.evidence,
+        )
         self.desk = HeadDesk(self.head)
         self.model = ConsoleModel(referee="—", lang=lang)
         self.model.send.connect(self._send)
@@ -80,8 +90,8 @@ class HeadApp(QObject):
             self.window.tabs.setTabText(self.window.tabs.indexOf(self.event_tab), tr("event_tab", lang))
 
     def _record(self, envelope: Envelope) -> None:
-        """Writer thread: every stored record to the console's feed, and results to the event."""
-        self.feed.record(envelope)
+        """Writer thread: each record once stored in the register, to the event (its results count
+        only once stored; the feed has shown it on arrival)."""
         if self.event_desk is not None:
             self.event_desk.take(envelope)
 
@@ -108,16 +118,23 @@ class HeadApp(QObject):
 
 def land(model: ConsoleModel, window: HeadWindow, items: list[FeedItem]) -> None:
     """Put the feed's items in the models: updates applied, late frames given to their alerts (and
-    to their table, whose latest picture they are), warnings shown in the window."""
+    to their table, whose latest picture they are), stations' connections on their tiles, warnings
+    shown in the window."""
     warnings = []
+    connection_changed = False
     for item in items:
         if isinstance(item, TableUpdate):
             model.apply(item)
         elif isinstance(item, EvidenceUpdate):
             if model.alerts.attach_frame((item.table, item.flag), item.frame):
                 model.table(item.table).frame = item.frame
+        elif isinstance(item, StatusUpdate):
+            model.table(item.table).online = item.online
+            connection_changed = True
         elif isinstance(item, FeedWarning):
             warnings.append((item.table, item.t, item.text))
+    if connection_changed:  # a station's last will shows on its tile now, not at the grid's next tick
+        window.hall.refresh()
     if warnings:
         window.show_warnings(warnings)
 

@@ -1,6 +1,8 @@
 """The station console's first step at a real table: the two sides, the rules (length in deals or
 minutes, variants V-1…V-5), the starting levels and the first deal's first leader (seed 004 §03: the
-seat of the card turned at the first deal). Keyboard first: Tab through the fields, Enter starts."""
+seat of the card turned at the first deal). Keyboard first: Tab through the fields, Enter starts.
+With a hall, the sides' names come from the table's assignment (``offer_sides``); without one, or
+to correct them, the referee types them."""
 
 from __future__ import annotations
 
@@ -67,6 +69,16 @@ class SetupDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
         self.setup: MatchSetup | None = None
+        self.offered: dict[str, str] = {}
+        """The names the hall last offered, per side."""
+
+    def offer_sides(self, sides: dict[str, str]) -> None:
+        """The hall's names for the sides: each fills its field unless the referee typed another."""
+        for side in SIDES:
+            box = self.names[side]
+            if side in sides and box.text() in ("", self.offered.get(side, "")):
+                box.setText(sides[side])
+        self.offered = dict(sides)
 
     def fill(self, setup: MatchSetup) -> None:
         """Show a setup (from ``--setup`` or the hall) for the referee to check."""

@@ -13,8 +13,9 @@ from __future__ import annotations
 import argparse
 import queue
 from contextlib import ExitStack
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QMessageBox
 
 from referee_station.console.live.runner import table_update
@@ -32,8 +33,13 @@ from referee_station.station.wiring import Opened, open_station
 from vision.calibrate import CalibrationError
 from vision.topview import top_view
 
+if TYPE_CHECKING:
+    from referee_station.hall.assignment import AssignmentWatcher
+
 IDLE_S = 0.05
 """After the source ends the worker still feeds the console's entries this often."""
+HALL_LOOK_MS = 200
+"""How often the open setup dialog looks for the hall's assignment of the table."""
 
 
 class StationEngine(WorkerEngine):
@@ -95,6 +101,24 @@ class StationApp:
         self.dialog.accepted.connect(lambda: self.start(self.dialog.setup))
         self.stack = ExitStack()
         self.engine: StationEngine | None = None
+        self.assignments = _watch_assignment(args)
+        self.hall_look = QTimer(self.window)
+        self.hall_look.timeout.connect(self._look_at_hall)
+        if self.assignments is not None:
+            self.hall_look.start(HALL_LOOK_MS)
+
+    def _look_at_hall(self) -> None:
+        """GUI thread: the table's assignment, if the hall sent one, into the setup dialog."""
+        assert self.assignments is not None
+        assignment = self.assignments.latest()
+        if assignment is not None:
+            self.dialog.offer_sides(assignment.sides)
+
+    def _stop_watching(self) -> None:
+        """The station's link takes the hall session over once the setup is accepted."""
+        self.hall_look.stop()
+        if self.assignments is not None:
+            self.assignments.close()
 
     def show(self, setup: MatchSetup | None = None) -> None:
         """Open the window and the setup dialog (filled with ``setup`` for the referee to check)."""
@@ -106,6 +130,7 @@ class StationApp:
 
     def start(self, setup: MatchSetup | None) -> bool:
         """Open the table's sources and run its station; on an error say what is wrong and ask again."""
+        self._stop_watching()
         try:
             opened = open_station(self.stack, self.args, setup=setup)
         except (CalibrationError, ReplayMismatch, OSError, ValueError) as err:
@@ -128,10 +153,21 @@ class StationApp:
             self.model.apply(update)
 
     def stop(self) -> None:
+        self._stop_watching()
         if self.engine is not None:
             self.engine.stop()
         self.stack.close()
         self.window.close()
+
+
+def _watch_assignment(args: argparse.Namespace) -> AssignmentWatcher | None:
+    """With ``--broker``, the watcher of the table's assignment from the hall (``None`` without)."""
+    if not getattr(args, "broker", None):
+        return None
+    from referee_station.hall.assignment import AssignmentWatcher  # the [hall] extra
+    from referee_station.hall.broker_url import BrokerURL
+
+    return AssignmentWatcher(BrokerURL.parse(args.broker), args.hall, args.table).start()
 
 
 def run_station_console(args: argparse.Namespace, setup: MatchSetup | None) -> int:
