@@ -4,8 +4,9 @@ DIR holds one photo per card from a table's calibrated camera, the card alone an
 play area, named by its code (``2s.jpg`` … ``As.jpg``, ``SJ.jpg``, ``BJ.jpg``: 54 files), and
 ``corners.json`` with the calibration. Writes the deck profile DECK (a zip: ``classifier.onnx``,
 ``locator.onnx``, ``faces.npz`` — the 54 faces the reader compares the cards with — and ``deck.json``;
-with ``--faces-only`` the faces and ``deck.json`` alone, in seconds and without torch) for ``read-frame --deck``, ``run --deck`` and ``demo --deck``. Prints
-each step's time and the held-back accuracy. Exit codes: 0 written, 2 bad input (missing card,
+with ``--faces-only`` the faces and ``deck.json`` alone, in seconds and without torch) for
+``read-frame --deck``, ``run --deck`` and ``demo --deck``. Prints each step's time and the held-back
+accuracy. Exit codes: 0 written, 2 bad input (missing card,
 unreadable photo, no single card in a photo, no torch to train).
 
 ``--guided`` takes the photos live first, into DIR: a window (``console.qt.guided_view``) asks for
