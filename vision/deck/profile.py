@@ -165,11 +165,12 @@ def _faces(data: bytes, where: str) -> np.ndarray:
     """The faces array of ``faces.npz``, read without pickles and checked (``_check_faces``)."""
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            if set(npz.files) != {"faces"}:
-                raise ValueError(f"{where}: holds {sorted(npz.files)}, expected only 'faces'")
-            faces = npz["faces"]
-    except (OSError, zipfile.BadZipFile, EOFError) as err:
+            names = sorted(npz.files)
+            faces = npz["faces"] if names == ["faces"] else None
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as err:  # not an npz, or pickles in it
         raise ValueError(f"{where}: not a faces file ({err})") from err
+    if faces is None:
+        raise ValueError(f"{where}: holds {names}, expected only 'faces'")
     _check_faces(faces, where)
     return faces
 
