@@ -1,14 +1,14 @@
 """Deck registration benchmark: a design the generic model never saw, before and after registering it.
 
 ``python -m benchmarks.deck [--frames 300] [--seed 11] [--design drawn|sans] [--faces-only] [--deck FILE]``
-renders the 54 registration photos of each test design (``vision.deck.drawn``: Hershey italic rank over
-its suit, JOKER jokers; ``vision.deck.drawn_sans``: a large sans-serif rank beside its suit, 大王 / 小王
-picture jokers), registers it (timed; ``--faces-only``: the faces alone, no fine-tuning; or loads
-``--deck``), then reads the same rendered frames of that design with the generic classifier, with the
-profile, and with the profile without its faces (and without its context classifier, when it has
-one) and prints exact plays, card precision/recall, phantom plays and read time for each (``--trained anglo`` adds the generic reader on a design it trained on: the level to reach). Last, it reads frames of another
-design with the profile to show the mismatch check firing. Seats truly occluded or face down are left
-out of the play figures.
+renders the 54 registration photos of each test design (``vision.deck.drawn``: Hershey italic rank over its
+suit, JOKER jokers; ``vision.deck.drawn_sans``: a large sans-serif rank beside its suit, 大王 / 小王 picture
+jokers), registers it (timed; ``--faces-only``: the faces alone, no fine-tuning; or loads ``--deck``), then
+reads the same rendered frames of that design with the generic classifier, with the profile, and with the
+profile without its faces (and without its context classifier, when it has one) and prints exact plays, card
+precision/recall, phantom plays and read time for each (``--trained anglo`` adds the generic reader on a
+design it trained on: the level to reach). Last, it reads frames of another design with the profile to show
+the mismatch check firing. Seats truly occluded or face down are left out of the play figures.
 """
 
 from __future__ import annotations
