@@ -113,9 +113,9 @@ class FaceBank:
         weighted = (windows[None] * weight.reshape(len(ANGLES), 1, -1, 1)).reshape(len(ANGLES), side * side, -1, 3)
         weighted = _normalise(weighted.reshape(-1, weighted.shape[2], 3), centre=False)
         weighted = weighted.reshape(len(ANGLES), side * side, -1)
-        tpl = tpl.reshape(len(self.codes), len(ANGLES), -1)
-        ncc = np.einsum("caj,aoj->cao", tpl, weighted)
-        return ncc.reshape(len(self.codes), -1).max(1)
+        tpl = tpl.reshape(len(self.codes), len(ANGLES), -1).transpose(1, 0, 2)
+        ncc = tpl @ weighted.transpose(0, 2, 1)  # (angles, codes, offsets)
+        return ncc.max((0, 2))
 
 
 def _normalise(x: np.ndarray, centre: bool = True) -> np.ndarray:
