@@ -62,8 +62,6 @@ CLASSIFIER_SHARE = 0.3
 """The index classifiers' exponent in the product with the face evidence (the faces' is 1): on 30 frames
 of the drawn test design read with the generic classifiers, cards read right 71.5 % (classifiers),
 83.1 % (faces), 89.4 % (mixed at 0.3), 87.1 % (at 1) (docs/deck.md)."""
-ALTERNATIVES = 3
-"""Readings kept per card, best first (``SeatReading.alternatives``)."""
 RECHECK_SHIFTS = ((2, 0), (-2, 0), (0, 2), (0, -2), (2, 2), (-2, -2), (2, -2), (-2, 2))
 """Strip-pixel offsets (u, v) of the extra crops a doubtful card is read from again (``Thresholds.recheck``).
 The locator's anchor is off by 1–2 px and a crop's pixels fall differently on a 4–5 px index (720p) or a
@@ -83,12 +81,17 @@ Classify = Callable[[np.ndarray], np.ndarray]
 """(M, CROP_H, CROP_W, 3) uint8 crops → (M, 55) float32 class probabilities."""
 
 
+ALTERNATIVES = 3
+"""Readings of each card a ``SeatReading`` keeps, best first (the tracker's evidence, the referee's choices)."""
+
+
 @dataclass(frozen=True)
 class SeatReading:
     """One seat's play area: cards left to right as seen from the seat, one confidence each, a status,
-    where each card's index anchor lies in the seat's strip (pixels at ``STRIP_PX_PER_CM``), and per card
-    its top readings as (code, probability), best first, the read card first (``PlayCards.alternatives``
-    carries them on; empty where a reader gave none)."""
+    where each card's index anchor lies in the seat's strip (pixels at ``STRIP_PX_PER_CM``), and each
+    card's top ``ALTERNATIVES`` classes as (code, probability) best first, so that a doubtful card can
+    be weighed again (the tracker's later looks, the referee's legal readings). Empty alternatives: the
+    reader knows none beyond the cards themselves."""
 
     cards: list[str]
     confidences: list[float]
@@ -102,10 +105,7 @@ class SeatReading:
         if not (len(self.cards) == len(self.confidences) == len(self.anchors)):
             raise ValueError("cards, confidences and anchors must have one entry per card")
         if self.alternatives and len(self.alternatives) != len(self.cards):
-            raise ValueError("alternatives must have one entry per card (or none at all)")
-        for card, alts in zip(self.cards, self.alternatives, strict=False):
-            if not alts or alts[0][0] != card:
-                raise ValueError(f"a card's alternatives must start with the card read ({card})")
+            raise ValueError("alternatives must have one entry per card, or none")
 
 
 @dataclass(frozen=True)
@@ -391,8 +391,7 @@ class CardReader:
             cards.append(CLASSES[best])
             conf.append(float(p[best] * min(1.0, score / 0.5)))
             anchors.append((u, v))
-            top = np.argsort(-p[:-1], kind="stable")[:ALTERNATIVES]
-            alternatives.append(tuple((CLASSES[j], round(float(p[j]), 4)) for j in top))
+            alternatives.append(top_classes(p))
             doubtful |= p[best] < th.confident
         conf = [min(c, complete) for c in conf]
         doubtful |= complete < th.confident
@@ -406,3 +405,10 @@ class CardReader:
         else:
             status = "unreadable" if doubtful else "cards"
         return SeatReading(cards, conf, status, anchors, alternatives)
+
+
+def top_classes(p: np.ndarray, k: int = ALTERNATIVES) -> tuple[tuple[str, float], ...]:
+    """The ``k`` most probable cards of one crop's class probabilities (``CLASSES``; "none" left out),
+    best first: the classifiers' own probabilities, not scaled by the locator's score."""
+    order = np.argsort(-p[:-1], kind="stable")[:k]
+    return tuple((CLASSES[i], float(p[i])) for i in order)
