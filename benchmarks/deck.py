@@ -27,7 +27,7 @@ from benchmarks.plays import PlayScore
 from vision.deck.drawn import install_drawn_design, registration_photos
 from vision.deck.drawn_sans import install_sans_design
 from vision.deck.mismatch import DeckCheck
-from vision.deck.profile import DeckProfile, reader_for
+from vision.deck.profile import DeckProfile, fitted_reader, reader_for
 from vision.deck.register import register
 from vision.geometry import SEATS
 from vision.reader import CLASSES, CardReader
@@ -132,18 +132,17 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
     started = time.monotonic()
     frames = render_frames(design, args.frames, args.seed)
     print(f"rendered {len(frames)} frames of {design}: {time.monotonic() - started:.0f} s")
-    readers = [("generic classifier", None), ("registered profile", profile)]
-    if profile.faces is not None:
-        readers.append(("registered profile without its faces", dataclasses.replace(profile, faces=None)))
+    readers = [("generic classifier", reader_for(None)), ("registered profile", reader_for(profile))]
+    if profile.faces is not None:  # the same networks without the faces' evidence
+        plain = fitted_reader(profile.classifiers, profile.locator, profile.context, m.peak)
+        readers.append(("registered profile without its faces", plain))
     if profile.context is not None:
         without = dataclasses.replace(profile, context=None)
-        readers.append(("registered profile without its context classifier", without))
+        readers.append(("registered profile without its context classifier", reader_for(without)))
     rows = []
-    for label, deck in readers:
-        if deck is not None and deck.classifier is None and deck.faces is None:
-            continue  # a profile of faces alone, without them, is the generic reader at the deck's peak
+    for label, reader in readers:
         started = time.monotonic()
-        figures = play_figures(reader_for(deck), frames)
+        figures = play_figures(reader, frames)
         rows.append(table_row(label, figures) + f" {(time.monotonic() - started) / len(frames) * 1000:.0f} |")
     if args.trained:
         f = play_figures(reader_for(None), render_frames(args.trained, args.frames, args.seed))
@@ -160,9 +159,10 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
             f"read right at the peak {split['read']:.2%} (without the faces), extra cards {split['extra']}"
         )
     deck_reader = reader_for(profile)
-    for name, frames_of in ((f"{design} (its own deck)", frames[:20]), ("tigullio (another deck)", None)):
+    n = min(20, args.frames)
+    for name, frames_of in ((f"{design} (its own deck)", frames[:n]), ("tigullio (another deck)", None)):
         check = DeckCheck(m.mismatch_below)
-        for frame in frames_of or render_frames("tigullio", 20, args.seed + 1):
+        for frame in frames_of or render_frames("tigullio", n, args.seed + 1):
             check.add(deck_reader.read(frame.image, frame.corners))
         v = check.verdict()
         print(f"mismatch check on {name}: mean confidence {v.mean_confidence:.3f}, mismatch {v.mismatch}")
