@@ -13,11 +13,14 @@ import pytest
 
 from vision.deck.crops import CODES
 from vision.deck.drawn import draw_face, registration_photos
+from vision.deck.drawn_sans import FONT as SANS_FONT
+from vision.deck.drawn_sans import draw_sans_face
 from vision.deck.guided import ORDER, GuidedRegistration
 from vision.deck.profile import FACES_FILE, DeckProfile, fitted_reader, reader_for
 from vision.deck.register import DECK_PEAK, load_faces, register
 from vision.faces import FACE_SIZE, FaceBank, strip_faces
 from vision.reader import SeatReading
+from vision.synth.artwork import CARD_PX
 from vision.synth.render import render
 from vision.synth.scene import Camera, Look, Scene, SeatScene, random_row
 
@@ -122,3 +125,15 @@ def test_alternatives_come_one_per_card_or_not_at_all():
     SeatReading(["Ah"], [0.9], "cards", [(1.0, 2.0)])  # a reader that gives none
     with pytest.raises(ValueError, match="one entry per card"):
         SeatReading(["Ah", "2s"], [0.9, 0.9], "cards", [(1.0, 2.0), (3.0, 2.0)], [(("Ah", 0.9),)])
+
+
+@pytest.mark.skipif(not SANS_FONT.exists(), reason="fonts-wqy-microhei is not installed (scripts/setup.sh)")
+def test_the_second_drawn_design_has_54_distinct_faces_with_chinese_jokers():
+    faces = {code: draw_sans_face(code) for code in CODES}
+    assert all(f.shape == (*CARD_PX[::-1], 4) for f in faces.values())
+    flat = np.stack([f[..., :3].reshape(-1).astype(np.int16) for f in faces.values()])
+    distance = np.abs(flat[:, None] - flat[None]).mean(2) + np.eye(len(CODES)) * 1e9
+    assert distance.min() > 0.1  # every card differs from every other (♠ and ♣ pips least: 0.23)
+    index = (slice(0, 60), slice(0, 45))  # the index column: 大王 red, 小王 black
+    big, small = faces["BJ"][index][..., :3].astype(int), faces["SJ"][index][..., :3].astype(int)
+    assert (big[..., 2] - big[..., 1]).max() > 100 and (small[..., 2] - small[..., 1]).max() < 40
