@@ -52,18 +52,35 @@ def _canvas_anchor() -> tuple[int, int]:
     return round((INDEX_ANCHOR[0] + _PAD) * MATCH_PX_PER_CM), round((INDEX_ANCHOR[1] + _PAD) * MATCH_PX_PER_CM)
 
 
+def _span() -> tuple[int, int, int]:
+    """(x0, y0, y1): the compared part's left column and its rows on the canvas (every card shows them;
+    only its right end, the next card's edge, differs)."""
+    s = MATCH_PX_PER_CM
+    ax, ay = _canvas_anchor()
+    return (
+        ax - round((INDEX_ANCHOR[0] - _LEFT) * s),
+        ay - round((INDEX_ANCHOR[1] - _TOP) * s),
+        ay + round((CARD_H - INDEX_ANCHOR[1] - _BOTTOM) * s),
+    )
+
+
 @dataclass(frozen=True)
 class FaceBank:
     """The 54 faces ready for comparing: each turned by every one of ``ANGLES`` about its index anchor on
-    a canvas where the anchor lies at a fixed pixel, blurred like a strip."""
+    a canvas where the anchor lies at a fixed pixel, blurred like a strip, weighted (``weights``), and
+    summed column by column, so that a comparison of any width costs one matrix product."""
 
     codes: tuple[str, ...]
-    templates: np.ndarray
-    """(codes, angles, canvas height, canvas width, 3) float32."""
     weights: np.ndarray
-    """(angles, canvas height, canvas width, 1) float32: the square root of how much the faces differ at
-    each pixel (their standard deviation over the 54), so the comparison looks where cards differ (the
-    index, the pips) rather than where all are alike (the white, the edges, the card under it)."""
+    """(angles, rows, canvas width): the square root of how much the faces differ at each pixel (their
+    standard deviation over the 54), so the comparison looks where cards differ (the index, the pips)
+    rather than where all are alike (the white, the edges, the card under it)."""
+    weighted: np.ndarray
+    """(angles, canvas width, rows · 3, codes): each face × its turn's weights, column-major."""
+    sums: dict[str, np.ndarray]
+    """Column prefix sums from the compared part's left column: "t" (angles, codes, 3) of the faces,
+    "tw2" of face × weight², "t2w2" (angles, codes) of face² × weight², "w2" (angles,) of weight², "n"
+    pixels."""
 
     @classmethod
     def from_faces(cls, codes: tuple[str, ...], faces: np.ndarray) -> FaceBank:
@@ -75,47 +92,75 @@ class FaceBank:
         w, h = round((CARD_W + 2 * _PAD) * s), round((CARD_H + 2 * _PAD) * s)
         ax, ay = _canvas_anchor()
         card = (round(CARD_W * s), round(CARD_H * s))
-        out = np.empty((len(codes), len(ANGLES), h, w, 3), np.float32)
+        x0, y0, y1 = _span()
+        t = np.empty((len(ANGLES), len(codes), y1 - y0, w, 3), np.float32)
         for i, face in enumerate(faces):
             small = cv2.resize(face, card, interpolation=cv2.INTER_AREA).astype(np.float32)
             canvas = cv2.copyMakeBorder(small, *(round(_PAD * s),) * 4, cv2.BORDER_REPLICATE)
             for j, angle in enumerate(ANGLES):
                 m = cv2.getRotationMatrix2D((ax, ay), angle, 1.0)
                 turned = cv2.warpAffine(canvas, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-                out[i, j] = cv2.GaussianBlur(turned, (0, 0), BLUR)
-        spread = out.std(0).mean(3, keepdims=True)
-        return cls(tuple(codes), out, np.sqrt(spread / spread.max()))
+                t[j, i] = cv2.GaussianBlur(turned, (0, 0), BLUR)[y0:y1]
+        spread = t.std(1).mean(3)
+        weight = np.sqrt(spread / spread.max())  # (angles, rows, width)
+        w2 = (weight * weight)[:, None, :, :, None]
+        weighted = (t * weight[:, None, :, :, None]).transpose(0, 3, 2, 4, 1).reshape(len(ANGLES), w, -1, len(codes))
+
+        sums = {
+            "t": _prefix(t[..., x0:, :], channels=True),
+            "tw2": _prefix((t * w2)[..., x0:, :], channels=True),
+            "t2w2": _prefix((t * t * w2).sum(4)[..., x0:], channels=False),
+            "w2": _prefix((weight * weight)[..., x0:], channels=False),
+            "n": np.arange(w - x0 + 1) * (y1 - y0),
+        }
+        return cls(tuple(codes), weight, np.ascontiguousarray(weighted), sums)
 
     def scores(self, loc: np.ndarray, u: float, v: float, width_cm: float) -> np.ndarray:
         """NCC (−1..1) of each face with the card whose index anchor lies at strip px (u, v) in ``loc``
         (the strip at the locator's scale), over the part ``width_cm`` wide from the card's left edge
-        (the distance to the next card's left edge; the card's width for the row's last card)."""
+        (the distance to the next card's left edge; the card's width for the row's last card): each
+        colour channel's mean taken from face and window, both weighted, at every turn and shift, the
+        best per face."""
         s = MATCH_PX_PER_CM
         ax, ay = _canvas_anchor()
+        x0, y0, y1 = _span()
         width_cm = min(max(width_cm, _MIN_WIDTH + _LEFT + _RIGHT), CARD_W)
         right = _RIGHT if width_cm < CARD_W else _LEFT
-        x0 = ax - round((INDEX_ANCHOR[0] - _LEFT) * s)
         x1 = ax + round((width_cm - INDEX_ANCHOR[0] - right) * s)
-        y0 = ay - round((INDEX_ANCHOR[1] - _TOP) * s)
-        y1 = ay + round((CARD_H - INDEX_ANCHOR[1] - _BOTTOM) * s)
-        weight = self.weights[:, y0:y1, x0:x1]
-        tpl = self.templates[:, :, y0:y1, x0:x1] - self.templates[:, :, y0:y1, x0:x1].mean((2, 3), keepdims=True)
-        tpl = _normalise((tpl * weight).reshape(len(self.codes) * len(ANGLES), -1, 3), centre=False)
+        k = x1 - x0
         cu, cv_ = round(u / LOCATOR_SCALE), round(v / LOCATOR_SCALE)
-        wx0, wy0 = cu - (ax - x0) - SHIFT, cv_ - (ay - y0) - SHIFT
-        region = _cut(loc, wx0, wy0, x1 - x0 + 2 * SHIFT, y1 - y0 + 2 * SHIFT).astype(np.float32)
-        region = cv2.GaussianBlur(region, (0, 0), BLUR)
+        region = _cut(loc, cu - (ax - x0) - SHIFT, cv_ - (ay - y0) - SHIFT, k + 2 * SHIFT, y1 - y0 + 2 * SHIFT)
+        region = cv2.GaussianBlur(region.astype(np.float32), (0, 0), BLUR)
         side = 2 * SHIFT + 1
-        windows = np.lib.stride_tricks.sliding_window_view(region, (y1 - y0, x1 - x0), axis=(0, 1))
-        windows = windows[:side, :side].transpose(0, 1, 3, 4, 2).reshape(side * side, -1, 3)
-        windows = windows - windows.mean(1, keepdims=True)
-        # each turn weighs the window by its own map: (angles, offsets, pixels·3)
-        weighted = (windows[None] * weight.reshape(len(ANGLES), 1, -1, 1)).reshape(len(ANGLES), side * side, -1, 3)
-        weighted = _normalise(weighted.reshape(-1, weighted.shape[2], 3), centre=False)
-        weighted = weighted.reshape(len(ANGLES), side * side, -1)
-        tpl = tpl.reshape(len(self.codes), len(ANGLES), -1).transpose(1, 0, 2)
-        ncc = tpl @ weighted.transpose(0, 2, 1)  # (angles, codes, offsets)
-        return ncc.max((0, 2))
+        windows = np.lib.stride_tricks.sliding_window_view(region, (y1 - y0, k), axis=(0, 1))[:side, :side]
+        windows = windows.transpose(0, 1, 4, 3, 2).reshape(side * side, k, y1 - y0, 3)  # column-major
+        windows = windows - windows.mean((1, 2), keepdims=True)
+        weight = self.weights[:, :, x0:x1].transpose(0, 2, 1)[:, None, :, :, None]  # (angles, 1, k, rows, 1)
+        xw = windows[None] * weight
+        xw = xw / np.maximum(np.sqrt((xw * xw).sum((2, 3, 4), keepdims=True)), 1e-6)
+        xw_sum = (xw * weight).sum((2, 3))  # (angles, offsets, 3): Σ w·x̂ per channel
+        tw = self.weighted[:, x0:x1].reshape(len(ANGLES), -1, len(self.codes))
+        # einsum, not matmul: OpenBLAS's threads on a busy 2-core station took 40× longer (docs/deck.md)
+        dot = np.einsum("aon,anc->aoc", xw.reshape(len(ANGLES), side * side, -1), tw)  # (angles, offsets, codes)
+        n, t = self.sums["n"][k], self.sums["t"][..., k, :]  # t: (angles, codes, 3)
+        mean = t / n
+        dot -= np.einsum("aoh,ach->aoc", xw_sum, mean)
+        norm2 = (
+            self.sums["t2w2"][..., k]
+            - 2 * (mean * self.sums["tw2"][..., k, :]).sum(2)
+            + (mean * mean).sum(2) * self.sums["w2"][:, None, k]
+        )
+        ncc = dot / np.sqrt(np.maximum(norm2, 1e-6))[:, None, :]
+        return ncc.max((0, 1))
+
+
+def _prefix(x: np.ndarray, channels: bool) -> np.ndarray:
+    """(..., rows, columns[, 3]) → summed over the rows, then cumulated along the columns from zero: entry
+    k is the sum over the first k columns."""
+    cols = x.sum(-3 if channels else -2)
+    axis = -2 if channels else -1
+    zero = np.zeros_like(np.take(cols, [0], axis=axis))
+    return np.concatenate([zero, cols], axis=axis).cumsum(axis, dtype=np.float64)
 
 
 def _normalise(x: np.ndarray, centre: bool = True) -> np.ndarray:
