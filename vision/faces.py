@@ -4,10 +4,10 @@ A card in a play's row (R-PLAY-4) shows its left part, from its left edge to the
 index, a column of big pips or the court's picture, their colour. A 4–5 px index alone (720p) leaves
 ranks and same-colour suits in doubt; the pips' shape and layout do not. With the strip at a known scale
 and the index anchor found, the same part of every registered face is compared with the strip by
-normalised cross-correlation (each colour channel's mean removed, so the light's level and tint drop
-out but red against black stays), at a few small turns and shifts, and the best match per card gives
-its score. Matching runs at the locator's scale (10 px/cm): a 720p camera gives 6–7 px/cm, so finer
-detail is not there to compare.
+normalised cross-correlation (each colour channel's mean removed, so the light's level and tint drop out
+but red against black stays), each pixel weighted by how much the 54 faces differ there, at a few small
+turns and shifts, and the best match per card gives its score. Matching runs at the locator's scale (10
+px/cm): a 720p camera gives 6–7 px/cm, so finer detail is not there to compare.
 """
 
 from __future__ import annotations
@@ -161,14 +161,6 @@ def _prefix(x: np.ndarray, channels: bool) -> np.ndarray:
     axis = -2 if channels else -1
     zero = np.zeros_like(np.take(cols, [0], axis=axis))
     return np.concatenate([zero, cols], axis=axis).cumsum(axis, dtype=np.float64)
-
-
-def _normalise(x: np.ndarray, centre: bool = True) -> np.ndarray:
-    """(N, pixels, 3) → each row's channels less their means (``centre``), the row scaled to unit length."""
-    if centre:
-        x = x - x.mean(1, keepdims=True)
-    norm = np.sqrt((x * x).sum((1, 2), keepdims=True))
-    return x / np.maximum(norm, 1e-6)
 
 
 def _cut(image: np.ndarray, x0: int, y0: int, w: int, h: int) -> np.ndarray:
