@@ -1,13 +1,14 @@
 """Deck registration benchmark: a design the generic model never saw, before and after registering it.
 
-``python -m benchmarks.deck [--frames 300] [--seed 11] [--deck FILE]`` renders the 54 registration
-photos of the drawn test design (``vision.deck.drawn``: Hershey italic indices, drawn suits, JOKER
-jokers), registers it (timed; or loads ``--deck``), then reads the same rendered frames of that design
-with the generic classifier and with the profile (and without the profile's context classifier, when it
-has one) and prints exact plays, card precision/recall and phantom plays for each (``--trained anglo``
-adds the generic reader on a design it trained on: the level to reach). Last, it reads frames of another
-design with the profile to show the mismatch check firing. Seats truly occluded or face down are left
-out of the play figures.
+``python -m benchmarks.deck [--frames 300] [--seed 11] [--design drawn|sans] [--faces-only] [--deck FILE]``
+renders the 54 registration photos of each test design (``vision.deck.drawn``: Hershey italic rank over its
+suit, JOKER jokers; ``vision.deck.drawn_sans``: a large sans-serif rank beside its suit, 大王 / 小王 picture
+jokers), registers it (timed; ``--faces-only``: the faces alone, no fine-tuning; or loads ``--deck``), then
+reads the same rendered frames of that design with the generic classifier, with the profile, and with the
+profile without its faces (and without its context classifier, when it has one) and prints exact plays, card
+precision/recall, phantom plays and read time for each (``--trained anglo`` adds the generic reader on a
+design it trained on: the level to reach). Last, it reads frames of another design with the profile to show
+the mismatch check firing. Seats truly occluded or face down are left out of the play figures.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ import numpy as np
 
 from benchmarks.plays import PlayScore
 from vision.deck.drawn import install_drawn_design, registration_photos
+from vision.deck.drawn_sans import install_sans_design
 from vision.deck.mismatch import DeckCheck
-from vision.deck.profile import DeckProfile, reader_for
+from vision.deck.profile import DeckProfile, fitted_reader, reader_for
 from vision.deck.register import register
 from vision.geometry import SEATS
 from vision.reader import CLASSES, CardReader
@@ -101,57 +103,89 @@ def render_frames(design: str, n: int, seed: int) -> list[Rendered]:
     return [render(random_scene(rng, design, heldout_look=True, arms=0.08)) for _ in range(n)]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--frames", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--deck", type=Path, help="an existing profile of the drawn design (skip registering)")
-    parser.add_argument("--save", type=Path, help="keep the profile built here")
-    parser.add_argument("--threads", type=int, default=2, help="CPU threads for the registration's fine-tuning")
-    parser.add_argument("--scenes", type=int, default=300, help="table scenes of the deck registration renders")
-    parser.add_argument("--trained", help="also read frames of this training design with the generic reader")
-    args = parser.parse_args()
-    cv2.setNumThreads(2)
-    design = install_drawn_design()
+DESIGNS = {"drawn": install_drawn_design, "sans": install_sans_design}
+"""The benchmark's test designs: rank over suit in Hershey italic with JOKER jokers (``vision.deck.drawn``),
+and a large sans-serif rank beside its suit with 大王 / 小王 picture jokers (``vision.deck.drawn_sans``)."""
+
+
+def bench_design(design: str, args: argparse.Namespace) -> None:
+    """Register ``design`` from its 54 photos (or load ``--deck``), read its frames with the generic reader,
+    the profile, and the profile without its faces (and without its context classifier), and check the
+    mismatch warning on another design."""
     if args.deck:
         profile = DeckProfile.load(args.deck)
     else:
         with tempfile.TemporaryDirectory() as tmp:
             registration_photos(Path(tmp), design, args.seed)
-            profile = register(Path(tmp), design, frames=args.scenes, threads=args.threads, log=print)
+            profile = register(
+                Path(tmp),
+                design,
+                frames=args.scenes,
+                threads=args.threads,
+                finetune=not args.faces_only,
+                log=print,
+            )
         if args.save:
             profile.save(args.save)
     m = profile.meta
-    print(f"registration: {m.seconds:.0f} s, held-back accuracy {m.accuracy:.2%} ({m.held_back_crops} crops)")
+    print(f"{design}: registration {m.seconds:.0f} s, held-back accuracy {m.accuracy:.2%} ({m.held_back_crops} crops)")
     started = time.monotonic()
     frames = render_frames(design, args.frames, args.seed)
     print(f"rendered {len(frames)} frames of {design}: {time.monotonic() - started:.0f} s")
-    readers = [("generic classifier", None), ("registered profile", profile)]
+    readers = [("generic classifier", reader_for(None)), ("registered profile", reader_for(profile))]
+    if profile.faces is not None:  # the same networks without the faces' evidence
+        plain = fitted_reader(profile.classifiers, profile.locator, profile.context, m.peak)
+        readers.append(("registered profile without its faces", plain))
     if profile.context is not None:
         without = dataclasses.replace(profile, context=None)
-        readers.append(("registered profile without its context classifier", without))
-    rows = [table_row(label, play_figures(reader_for(deck), frames)) for label, deck in readers]
+        readers.append(("registered profile without its context classifier", reader_for(without)))
+    rows = []
+    for label, reader in readers:
+        started = time.monotonic()
+        figures = play_figures(reader, frames)
+        rows.append(table_row(label, figures) + f" {(time.monotonic() - started) / len(frames) * 1000:.0f} |")
     if args.trained:
         f = play_figures(reader_for(None), render_frames(args.trained, args.frames, args.seed))
-        rows.append(table_row(f"generic classifier on {args.trained} (a training design)", f))
+        rows.append(table_row(f"generic classifier on {args.trained} (a training design)", f) + " |")
     print(
         "| reader | exact plays | in 1080p frames | in 720p frames | card precision | card recall | phantom plays "
-        "| wrong plays called readable |\n|---|---|---|---|---|---|---|---|"
+        "| wrong plays called readable | ms per frame |\n|---|---|---|---|---|---|---|---|---|"
     )
     print("\n".join(rows))
     for label, deck in (("generic classifier", None), ("registered profile", profile)):
         split = error_split(reader_for(deck), frames)
         print(
             f"{label}: {split['anchors']} true index anchors, located {split['located']:.2%}, "
-            f"read right at the peak {split['read']:.2%}, extra cards {split['extra']}"
+            f"read right at the peak {split['read']:.2%} (without the faces), extra cards {split['extra']}"
         )
     deck_reader = reader_for(profile)
-    for name, frames_of in (("drawn (its own deck)", frames[:20]), ("tigullio (another deck)", None)):
+    n = min(20, args.frames)
+    for name, frames_of in ((f"{design} (its own deck)", frames[:n]), ("tigullio (another deck)", None)):
         check = DeckCheck(m.mismatch_below)
-        for frame in frames_of or render_frames("tigullio", 20, args.seed + 1):
+        for frame in frames_of or render_frames("tigullio", n, args.seed + 1):
             check.add(deck_reader.read(frame.image, frame.corners))
         v = check.verdict()
         print(f"mismatch check on {name}: mean confidence {v.mean_confidence:.3f}, mismatch {v.mismatch}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--design", choices=sorted(DESIGNS), action="append", help="test design(s); default both")
+    parser.add_argument("--deck", type=Path, help="an existing profile of the (one) design (skip registering)")
+    parser.add_argument("--save", type=Path, help="keep the profile built here")
+    parser.add_argument("--faces-only", action="store_true", help="register the faces alone (no torch, seconds)")
+    parser.add_argument("--threads", type=int, default=2, help="CPU threads for the registration's fine-tuning")
+    parser.add_argument("--scenes", type=int, default=300, help="table scenes of the deck registration renders")
+    parser.add_argument("--trained", help="also read frames of this training design with the generic reader")
+    args = parser.parse_args()
+    cv2.setNumThreads(2)
+    names = args.design or sorted(DESIGNS)
+    if (args.deck or args.save) and len(names) != 1:
+        parser.error("--deck and --save need one --design")
+    for name in names:
+        bench_design(DESIGNS[name](), args)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,10 @@
 DIR holds one photo per card from a table's calibrated camera, the card alone and face up in any seat's
 play area, named by its code (``2s.jpg`` … ``As.jpg``, ``SJ.jpg``, ``BJ.jpg``: 54 files), and
 ``corners.json`` with the calibration. Writes the deck profile DECK (a zip: ``classifier.onnx``,
-``locator.onnx`` and ``deck.json``) for ``read-frame --deck``, ``run --deck`` and ``demo --deck``. Prints
-each step's time and the held-back accuracy. Exit codes: 0 written, 2 bad input (missing card,
+``locator.onnx``, ``faces.npz`` — the 54 faces the reader compares the cards with — and ``deck.json``;
+with ``--faces-only`` the faces and ``deck.json`` alone, in seconds and without torch) for
+``read-frame --deck``, ``run --deck`` and ``demo --deck``. Prints each step's time and the held-back
+accuracy. Exit codes: 0 written, 2 bad input (missing card,
 unreadable photo, no single card in a photo, no torch to train).
 
 ``--guided`` takes the photos live first, into DIR: a window (``console.qt.guided_view``) asks for
@@ -32,6 +34,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--locator-epochs", type=int, default=2, help="locator fine-tuning epochs")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for the fine-tuning")
+    parser.add_argument(
+        "--faces-only",
+        action="store_true",
+        help="keep the 54 faces and fine-tune nothing (no torch, seconds): the generic networks read with the faces",
+    )
     parser.add_argument("--models", type=Path, help="folder with the generic classifier.onnx (default: shipped)")
     guided = parser.add_argument_group("guided capture (--guided): take the photos live into the folder first")
     guided.add_argument("--guided", action="store_true", help="ask for each card in turn and capture it")
@@ -82,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
             locator_epochs=args.locator_epochs,
             threads=args.threads,
             model_dir=args.models or MODELS_DIR,
+            finetune=not args.faces_only,
             log=lambda line: print(line, flush=True),
         )
         profile.save(args.out)

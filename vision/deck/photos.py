@@ -29,7 +29,7 @@ def _card_quad(strip: np.ndarray) -> np.ndarray | None:
     """The card's corners TL, TR, BR, BL in strip pixels (portrait, upright), or None when no card."""
     grey = cv2.GaussianBlur(cv2.cvtColor(strip, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     _, mask = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    if grey[mask > 0].mean() - grey[mask == 0].mean() < 40:
+    if mask.all() or not mask.any() or grey[mask > 0].mean() - grey[mask == 0].mean() < 40:
         return None  # no bright object on the cloth
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cards = [c for c in contours if 0.7 * _CARD_AREA < cv2.contourArea(c) < 1.35 * _CARD_AREA]

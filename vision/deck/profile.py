@@ -6,6 +6,9 @@ fitted the same way and averaged with the first, as the generic reader averages 
 ``locator.onnx`` (the generic locator's graph fitted to rendered rows of the deck: the generic one
 misses about one index in twenty of an unseen font), optionally ``classifier_context.onnx`` (the generic
 context classifier fitted to the deck's rendered rows, mixed in as the generic reader mixes its own) and
+``faces.npz`` (the 54 faces as photographed, upright at the strip's scale, in ``DECK`` order: the
+reader compares each card's visible part with them, ``vision.faces``; a profile of faces alone, without
+a fitted ``classifier.onnx``, reads with the generic networks and its faces) and
 ``deck.json``: design name, date, accuracy on held-back augmented crops, the confidence threshold below
 which a table's cards are not this deck (``vision.deck.mismatch``), and the locator's peak threshold.
 
@@ -18,13 +21,18 @@ schema (no unknown field, every value of its type), and every network a self-con
 
 from __future__ import annotations
 
+import io
 import json
 import zipfile
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from vision.deck.crops import CODES
 from vision.deck.onnx_check import check_onnx
+from vision.faces import FACE_SIZE, FaceBank
 from vision.reader import (
     CLASSIFIER_FILES,
     CONTEXT_FILE,
@@ -32,6 +40,7 @@ from vision.reader import (
     MODELS_DIR,
     CardReader,
     Thresholds,
+    classifier_paths,
     onnx_classifier,
     onnx_ensemble,
     onnx_locator,
@@ -42,7 +51,8 @@ FILE_MAX = 64 * 2**20
 """Bytes one network of a profile may take (the shipped ones are under 1 MiB)."""
 META_MAX = 64 * 2**10
 """Bytes ``deck.json`` may take."""
-PROFILE_FILES = frozenset({"deck.json", *CLASSIFIER_FILES, LOCATOR_FILE, CONTEXT_FILE})
+FACES_FILE = "faces.npz"
+PROFILE_FILES = frozenset({"deck.json", *CLASSIFIER_FILES, LOCATOR_FILE, CONTEXT_FILE, FACES_FILE})
 """Every file a profile may hold."""
 
 
@@ -71,8 +81,8 @@ class DeckMeta:
 @dataclass(frozen=True)
 class DeckProfile:
     meta: DeckMeta
-    classifier: bytes
-    """The ONNX model, serialised."""
+    classifier: bytes | None
+    """The fitted ONNX model, serialised; None: a profile of faces alone (the generic classifiers read)."""
     locator: bytes | None = None
     """The adapted locator's ONNX model; None: the generic locator reads this deck."""
     further: tuple[bytes, ...] = ()
@@ -81,15 +91,22 @@ class DeckProfile:
     context: bytes | None = None
     """The context classifier fitted to the deck; None: the profile reads without one (the generic one
     learned the training designs' faces, not this deck's)."""
+    faces: np.ndarray | None = field(default=None, compare=False)
+    """(54, h, w, 3) uint8 BGR at the strip's scale (``vision.faces.FACE_SIZE``), in ``CODES`` order:
+    each card's face as photographed at registration; None in profiles from before the faces."""
 
     def __post_init__(self) -> None:
         if len(self.further) >= len(CLASSIFIER_FILES):
             raise ValueError(f"a deck profile holds at most {len(CLASSIFIER_FILES)} classifiers")
+        if self.classifier is None and (self.further or self.faces is None):
+            raise ValueError("a deck profile without a fitted classifier must hold the faces and no other classifier")
+        if self.faces is not None:
+            _check_faces(self.faces, "faces")
 
     @property
     def classifiers(self) -> list[bytes]:
-        """Every fitted classifier, the first first."""
-        return [self.classifier, *self.further]
+        """Every fitted classifier, the first first (none in a profile of faces alone)."""
+        return [] if self.classifier is None else [self.classifier, *self.further]
 
     def save(self, path: Path) -> None:
         """Write the profile as one zip file."""
@@ -101,6 +118,10 @@ class DeckProfile:
                 z.writestr(LOCATOR_FILE, self.locator)
             if self.context is not None:
                 z.writestr(CONTEXT_FILE, self.context)
+            if self.faces is not None:
+                buf = io.BytesIO()
+                np.savez_compressed(buf, faces=self.faces)
+                z.writestr(FACES_FILE, buf.getvalue())
 
     @classmethod
     def load(cls, path: Path) -> DeckProfile:
@@ -110,15 +131,48 @@ class DeckProfile:
             files = _read_folder(path) if path.is_dir() else _read_zip(path)
         except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError) as err:
             raise ValueError(f"{path}: not a deck profile ({err})") from err
-        if "deck.json" not in files or CLASSIFIER_FILES[0] not in files:
-            missing = "deck.json" if "deck.json" not in files else CLASSIFIER_FILES[0]
+        if "deck.json" not in files or (CLASSIFIER_FILES[0] not in files and FACES_FILE not in files):
+            missing = "deck.json" if "deck.json" not in files else f"{CLASSIFIER_FILES[0]} nor {FACES_FILE}"
             raise ValueError(f"{path}: not a deck profile (no {missing})")
         meta = _meta(files["deck.json"], path)
         for name, data in files.items():
-            if name != "deck.json":
+            if name not in ("deck.json", FACES_FILE):
                 check_onnx(data, f"{path}: {name}")
+        faces = _faces(files[FACES_FILE], f"{path}: {FACES_FILE}") if FACES_FILE in files else None
         further = tuple(files[name] for name in CLASSIFIER_FILES[1:] if name in files)
-        return cls(meta, files[CLASSIFIER_FILES[0]], files.get(LOCATOR_FILE), further, files.get(CONTEXT_FILE))
+        try:
+            return cls(
+                meta,
+                files.get(CLASSIFIER_FILES[0]),
+                files.get(LOCATOR_FILE),
+                further,
+                files.get(CONTEXT_FILE),
+                faces,
+            )
+        except ValueError as err:
+            raise ValueError(f"{path}: {err}") from err
+
+
+def _check_faces(faces: np.ndarray, where: str) -> None:
+    """ValueError naming ``where`` unless ``faces`` is (54, h, w, 3) uint8 at ``FACE_SIZE``."""
+    want = (len(CODES), FACE_SIZE[1], FACE_SIZE[0], 3)
+    if not isinstance(faces, np.ndarray) or faces.dtype != np.uint8 or faces.shape != want:
+        got = f"{faces.dtype} {faces.shape}" if isinstance(faces, np.ndarray) else type(faces).__name__
+        raise ValueError(f"{where}: the faces must be uint8 {want} (54 cards at the strip's scale), got {got}")
+
+
+def _faces(data: bytes, where: str) -> np.ndarray:
+    """The faces array of ``faces.npz``, read without pickles and checked (``_check_faces``)."""
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+            names = sorted(npz.files)
+            faces = npz["faces"] if names == ["faces"] else None
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as err:  # not an npz, or pickles in it
+        raise ValueError(f"{where}: not a faces file ({err})") from err
+    if faces is None:
+        raise ValueError(f"{where}: holds {names}, expected only 'faces'")
+    _check_faces(faces, where)
+    return faces
 
 
 def _limit(name: str) -> int:
@@ -229,21 +283,29 @@ def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardRe
     )
 
     try:
-        return fitted_reader(deck.classifiers, deck.locator, deck.context, deck.meta.peak, model_dir)
+        faces = None if deck.faces is None else FaceBank.from_faces(CODES, deck.faces)
+        return fitted_reader(deck.classifiers, deck.locator, deck.context, deck.meta.peak, model_dir, faces)
     except (Fail, InvalidArgument, InvalidGraph, InvalidProtobuf, NoSuchFile, RuntimeException) as err:
         raise ValueError(f"deck profile {deck.meta.design!r}: its networks do not load ({err})") from err
 
 
 def fitted_reader(
-    classifiers: list[bytes], locator: bytes | None, context: bytes | None, peak: float, model_dir: Path = MODELS_DIR
+    classifiers: list[bytes],
+    locator: bytes | None,
+    context: bytes | None,
+    peak: float,
+    model_dir: Path = MODELS_DIR,
+    faces: FaceBank | None = None,
 ) -> CardReader:
-    """The reader of a deck's fitted networks (serialised ONNX): its classifiers averaged, its locator
-    (None: the generic one in ``model_dir``) at ``peak``, its context classifier mixed in if any.
+    """The reader of a deck's fitted networks (serialised ONNX): its classifiers averaged (none: the
+    generic ones in ``model_dir``), its locator (None: the generic one) at ``peak``, its context
+    classifier mixed in if any, its registered ``faces`` compared if any.
     ``reader_for`` reads a profile with it, and registration calibrates the mismatch threshold with it,
     so the threshold is measured on the reader the station will run."""
     return CardReader(
         onnx_locator(locator or str(Path(model_dir) / LOCATOR_FILE)),
-        onnx_ensemble(classifiers),
+        onnx_ensemble(classifiers or [str(path) for path in classifier_paths(Path(model_dir))]),
         Thresholds(peak=peak),
         context=None if context is None else onnx_classifier(context),
+        faces=faces,
     )

@@ -6,7 +6,10 @@ locator strips and more index and context crops (``rendered``), fine-tune each g
 models folder has, its context classifier and the generic locator on them in torch subprocesses, one per
 core at a time (``finetune``; the station's own environment has no torch), measure the averaged
 classifiers on held-back crops synthesised with another seed, and calibrate the mismatch threshold on
-frames of the deck and of other designs read by the fitted reader (``threshold``). The photos are named
+frames of the deck and of other designs read by the fitted reader (``threshold``). The profile keeps
+the 54 cut faces at the strip's scale (``vision.faces``), and with ``finetune=False`` it is the faces
+alone: no torch, no rendering of training scenes, seconds instead of minutes; the generic networks read
+with the faces' evidence. The photos are named
 by card code (``Th.jpg``, ``SJ.jpg``); ``corners.json`` holds the calibration (``{"corners": [[x, y] SW,
 SE, NE, NW]}``).
 """
@@ -31,10 +34,12 @@ from vision.deck.photos import cut_face
 from vision.deck.profile import DeckMeta, DeckProfile, fitted_reader
 from vision.deck.rendered import install_faces, jittered_crops, rendered_data
 from vision.deck.threshold import calibrate
+from vision.faces import FaceBank, strip_faces
 from vision.reader import (
     CONTEXT_FILE,
     LOCATOR_FILE,
     MODELS_DIR,
+    CardReader,
     classifier_paths,
 )
 
@@ -152,15 +157,23 @@ def register(
     seed: int = 0,
     threads: int = 2,
     model_dir: Path = MODELS_DIR,
+    finetune: bool = True,
+    calibration_frames: int = 10,
     log: Callable[[str], None] = lambda _: None,
 ) -> DeckProfile:
-    """Build the profile of the deck photographed in ``photo_dir``."""
+    """Build the profile of the deck photographed in ``photo_dir`` (``finetune=False``: its faces alone)."""
     start = time.monotonic()
     faces = load_faces(photo_dir)
-    train_python()  # no torch: say so now (after checking the photos), not after minutes of rendering
+    kept = strip_faces(faces, CODES)
+    bank = FaceBank.from_faces(CODES, kept)
+    if finetune:
+        train_python()  # no torch: say so now (after checking the photos), not after minutes of rendering
     log(f"cut 54 faces: {time.monotonic() - start:.0f} s")
-    crops, labels = synth_crops(faces, per_card, seed)
     held, held_labels = synth_crops(faces, max(10, per_card // 5), seed + 1)
+    if not finetune:
+        reader = fitted_reader([], None, None, DECK_PEAK, model_dir, bank)
+        return _profile(design, reader, held, held_labels, faces, seed, start, calibration_frames, log, kept)
+    crops, labels = synth_crops(faces, per_card, seed)
     log(f"synthesised {len(labels)} training and {len(held_labels)} held-back crops: {time.monotonic() - start:.0f} s")
     cards = {"crops": crops, "labels": labels}
     strips = context = None
@@ -185,9 +198,28 @@ def register(
     fitted_context = models.get(CONTEXT_FILE)
     log(f"fine-tuned {', '.join(models)}: {time.monotonic() - start:.0f} s")
     peak = DECK_PEAK if locator is None else ADAPTED_PEAK
-    reader = fitted_reader(fitted, locator, fitted_context, peak, model_dir)
+    reader = fitted_reader(fitted, locator, fitted_context, peak, model_dir, bank)
+    networks = (fitted, locator, fitted_context)
+    return _profile(design, reader, held, held_labels, faces, seed, start, calibration_frames, log, kept, networks)
+
+
+def _profile(
+    design: str,
+    reader: CardReader,
+    held: np.ndarray,
+    held_labels: np.ndarray,
+    faces: dict[str, np.ndarray],
+    seed: int,
+    start: float,
+    calibration_frames: int,
+    log: Callable[[str], None],
+    kept: np.ndarray,
+    networks: tuple[list[bytes], bytes | None, bytes | None] = ([], None, None),
+) -> DeckProfile:
+    """The profile of ``reader`` (fitted ``networks`` or none, and the ``kept`` faces): the held-back
+    crops' accuracy of its classifiers and the mismatch threshold measured on rendered frames."""
     accuracy, confidence = _mean_confidence(reader.classify, held, held_labels)
-    calibration = calibrate(reader, install_faces(faces), CALIBRATION_DESIGNS, seed=seed + 2)
+    calibration = calibrate(reader, install_faces(faces), CALIBRATION_DESIGNS, calibration_frames, seed + 2)
     mismatch_below = calibration.mismatch_below
     seconds = time.monotonic() - start
     log(f"held-back accuracy {accuracy:.2%}, crop confidence {confidence:.2f}")
@@ -202,7 +234,8 @@ def register(
         held_back_crops=len(held_labels),
         confidence=round(confidence, 4),
         mismatch_below=round(mismatch_below, 4),
-        peak=peak,
+        peak=reader.thresholds.peak,
         seconds=round(seconds, 1),
     )
-    return DeckProfile(meta, fitted[0], locator, tuple(fitted[1:]), fitted_context)
+    fitted, locator, context = networks
+    return DeckProfile(meta, fitted[0] if fitted else None, locator, tuple(fitted[1:]), context, kept)
