@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee_station.rules import (
@@ -142,8 +142,17 @@ class FlagState:
 class TableReferee:
     """Reads one table's events, returns what a referee must know (EVENTS.md outputs)."""
 
-    def __init__(self, config: RulesConfig | None = None, *, auto_confirm: bool = False) -> None:
+    def __init__(
+        self,
+        config: RulesConfig | None = None,
+        *,
+        auto_confirm: bool = False,
+        flag_ids: Callable[[TableReferee, Flag], int] | None = None,
+    ) -> None:
         self.base_config = config or RulesConfig()
+        self.flag_ids = flag_ids
+        """Numbers a new flag (given with ``id`` 0); by default flags count 1, 2, 3... The correcting
+        referee (``table.corrections``) passes one that keeps a flag's number across replays."""
         self.config = self.base_config
         self.auto_confirm = auto_confirm
         self.now = 0.0
@@ -214,7 +223,7 @@ class TableReferee:
             penalty = "warning" if self.config.wrong_play_stops and offence in WRONG_PLAYS else spec.penalty
         flag = Flag(
             t=t,
-            id=len(self.flags) + 1,
+            id=0,
             seat=seat,
             side=SIDE_OF[seat] if seat else None,
             offence=offence,
@@ -224,6 +233,7 @@ class TableReferee:
             detail_zh=f"{spec.zh}（{spec.rule}）",
             cards=cards,
         )
+        flag = replace(flag, id=self.flag_ids(self, flag) if self.flag_ids else len(self.flags) + 1)
         self.flags[flag.id] = FlagState(flag, self.deal.number if self.deal else 0)
         self._emit(flag)
         if self.auto_confirm and penalty != "anomaly":
@@ -232,6 +242,15 @@ class TableReferee:
 
     def _strange(self, t: float, seat: str | None, detail: str) -> None:
         self._flag(t, "strange_event", seat if seat in SEATS else None, detail)
+
+    def note(
+        self, t: float, offence: str, seat: str | None, detail: str, cards: tuple[str, ...] | None
+    ) -> list[Output]:
+        """Raise an anomaly found outside the rules core (a doubtful read, a correction that names no
+        event): a flag like any other, so that a ruling on it is known here."""
+        self._out = []
+        self._flag(t, offence, seat if seat in SEATS else None, detail, cards, penalty="anomaly")
+        return self._out
 
     # -- time (R-TIME) ----------------------------------------------------------------------
 

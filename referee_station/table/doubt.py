@@ -1,0 +1,246 @@
+"""Doubtful reads (#30, #24 "know the game"): a play the camera is not sure of is judged under every
+close reading it could be, never applied as the reader's guess.
+
+A play is doubtful when it is read below ``RulesConfig.min_confidence``, or when its best reading is
+not a legal play here (not a pattern, does not beat the trick) or would be a third copy of a card seen
+this deal (two decks, R-CARD-1) while a close reading from ``PlayCards.alternatives`` is not. Then the
+table holds it pending: :class:`Judge` keeps one referee state (a "world") per reading, feeds every
+later event to each, and sends only the outputs every world agrees on, so a flag goes out only where
+it holds under every reading. A penalty is proposed from a read only when no close reading is legal.
+The pending read is settled by a ``settle`` input (``table.corrections``), which replays the log.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from referee_station.rules import RulesError, classify, follow_reading, parse_cards
+from referee_station.table.config import RulesConfig
+from referee_station.table.events import DealStart, Flag, Output, PlayCards, Record
+from referee_station.table.referee import TableReferee
+
+MAX_PER_CARD = 3
+"""Close readings kept per card (best first)."""
+MAX_READINGS = 8
+"""Readings one doubtful play is judged under (the most probable ones)."""
+MAX_WORLDS = 16
+"""Referee states kept at once; a doubtful play that would need more is judged under fewer readings."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One reading of a play: its cards, left to right, and the product of their probabilities."""
+
+    cards: tuple[str, ...]
+    p: float
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A doubtful play held pending: its ``uncertain_read`` flag and the readings it is judged under."""
+
+    flag: int
+    event: PlayCards
+    readings: tuple[tuple[str, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "flag": self.flag,
+            "t": self.event.t,
+            "seat": self.event.seat,
+            "cards": list(self.event.cards),
+            "readings": [list(cards) for cards in self.readings],
+        }
+
+
+def candidates(ev: PlayCards, margin: float) -> tuple[Candidate, ...]:
+    """The play's close readings, most probable first, the read cards first among equals.
+
+    Without ``alternatives`` (a tracker that sends only ``confidence``) the read is the only reading
+    known. Readings that are the same cards in another order are one reading."""
+    if ev.alternatives is None:
+        return (Candidate(ev.cards, 1.0 if ev.confidence is None else ev.confidence),)
+    per_card: list[list[tuple[str, float]]] = []
+    for code, alternatives in zip(ev.cards, ev.alternatives, strict=True):
+        best = max(p for _, p in alternatives)
+        close = [(c, p) for c, p in alternatives if p >= best - margin and c != code][: MAX_PER_CARD - 1]
+        read_p = next((p for c, p in alternatives if c == code), best)
+        per_card.append([(code, read_p), *close])
+    beam: list[Candidate] = [Candidate((), 1.0)]
+    for options in per_card:  # keep the most probable partial readings only: a long play has many
+        beam = [Candidate((*c.cards, code), c.p * p) for c, (code, p) in itertools.product(beam, options)]
+        beam = sorted(beam, key=lambda c: -c.p)[: MAX_READINGS * 4]
+    out: list[Candidate] = []
+    seen: set[tuple[str, ...]] = set()
+    for cand in sorted(beam, key=lambda c: (c.cards != ev.cards, -c.p)):
+        key = tuple(sorted(cand.cards))
+        if key not in seen:
+            seen.add(key)
+            out.append(cand)
+    read, rest = out[0], sorted(out[1:], key=lambda c: -c.p)
+    return tuple([read, *rest][:MAX_READINGS])
+
+
+def as_sure(ev: PlayCards, cards: tuple[str, ...]) -> PlayCards:
+    """The play read as ``cards`` for certain: what a world is fed, and what a settled play becomes."""
+    return replace(ev, cards=cards, confidence=None, alternatives=None)
+
+
+def _legal(world: TableReferee, cards: tuple[str, ...]) -> bool:
+    """Whether ``cards`` are a legal pattern that beats the trick here (R-PAT, R-CMP, R-WILD-3): the
+    part of the rules core's judgement of a play that depends on the cards (the turn does not)."""
+    deal = world.deal
+    assert deal is not None
+    try:
+        plays = classify(parse_cards(cards), deal.level)
+    except RulesError:
+        return False
+    if not plays:
+        return False
+    return not deal.readings or follow_reading(plays, deal.readings, deal.level) is not None
+
+
+def _fits(world: TableReferee, ev: PlayCards, cards: tuple[str, ...]) -> bool:
+    """The ledger: no third copy of a card seen this deal, and in the seat's hand when it is known."""
+    deal = world.deal
+    if deal is None:
+        return True
+    laid = Counter(cards)
+    if any(deal.seen[card] + n > 2 for card, n in laid.items()):
+        return False
+    hand = deal.seats[ev.seat].hand
+    return hand is None or not (laid - hand)
+
+
+def weigh(world: TableReferee, ev: PlayCards, config: RulesConfig) -> tuple[tuple[str, ...], ...] | None:
+    """The readings a doubtful play is to be judged under, best first; None when the play is judged
+    as read: a sure read that stands, or one that no close reading would make legal (a wrong play
+    read with confidence is still a wrong play; read below ``min_confidence`` it stays an
+    ``uncertain_read``, as the rules core decides)."""
+    deal = world.deal
+    if deal is None or deal.phase == "over" or world.match_over:
+        return None
+    low = ev.confidence is not None and ev.confidence < config.min_confidence
+    if not low and (ev.alternatives is None or (_fits(world, ev, ev.cards) and _legal(world, ev.cards))):
+        return None
+    legal = [c.cards for c in candidates(ev, config.read_margin) if _legal(world, c.cards)]
+    if not legal:
+        return None
+    return tuple([c for c in legal if _fits(world, ev, c)] or legal)
+
+
+def _describe(cards: Iterable[str]) -> str:
+    return " ".join(cards)
+
+
+class FlagIds:
+    """Flag numbers shared by every world and every replay: the same flag (same content, the n-th
+    such in its world) keeps its number, so a ruling names the same flag after a correction."""
+
+    def __init__(self) -> None:
+        self._ids: dict[tuple[Any, ...], int] = {}
+
+    def __call__(self, world: TableReferee, flag: Flag) -> int:
+        key = _content(flag)
+        n = sum(1 for state in world.flags.values() if _content(state.flag) == key)
+        return self._ids.setdefault((*key, n), len(self._ids) + 1)
+
+
+def _content(flag: Flag) -> tuple[Any, ...]:
+    return (flag.t, flag.offence, flag.seat, flag.penalty, flag.detail, flag.cards)
+
+
+def _fingerprint(world: TableReferee) -> tuple[Any, ...]:
+    """What decides the rest of the match: worlds equal in it may be merged at a new deal."""
+    return (
+        dict(world.levels),
+        world.next_level,
+        world.deals_played,
+        world.last_order,
+        world.last_foul,
+        world.match_over,
+        world.pending_end,
+        world.ladder.snapshot(),
+    )
+
+
+def common(per_world: list[list[Output]]) -> list[Output]:
+    """The outputs every world gave, in the first world's order (counted, so two equal lines stay two)."""
+    first, *others = per_world
+    if not others:
+        return first
+    counts = [Counter(o.to_line() for o in outs) for outs in others]
+    out: list[Output] = []
+    for output in first:
+        line = output.to_line()
+        if all(c[line] > 0 for c in counts):
+            for c in counts:
+                c[line] -= 1
+            out.append(output)
+    return out
+
+
+class Judge:
+    """The table's referee over its worlds: one :class:`TableReferee` per reading of the pending plays."""
+
+    def __init__(self, config: RulesConfig | None, *, auto_confirm: bool, ids: FlagIds) -> None:
+        self.ids = ids
+        self.worlds: list[TableReferee] = [TableReferee(config, auto_confirm=auto_confirm, flag_ids=ids)]
+        self.pending: list[Pending] = []
+
+    @property
+    def main(self) -> TableReferee:
+        """The world of every pending play's best reading: the state the console shows."""
+        return self.worlds[0]
+
+    def feed(self, event: Record) -> list[Output]:
+        if isinstance(event, DealStart):
+            self._merge()
+        if isinstance(event, PlayCards):
+            readings = weigh(self.main, event, self.main.config)
+            if readings is not None:
+                return self._hold(event, readings)
+        return self._grouped(common([world.feed(event) for world in self.worlds]))
+
+    def note(
+        self, t: float, offence: str, seat: str | None, detail: str, cards: tuple[str, ...] | None
+    ) -> list[Output]:
+        """An anomaly raised in every world (so its number and its ruling are known in each)."""
+        return common([world.note(t, offence, seat, detail, cards) for world in self.worlds])
+
+    def _hold(self, ev: PlayCards, readings: tuple[tuple[str, ...], ...]) -> list[Output]:
+        readings = readings[: max(1, MAX_WORLDS // len(self.worlds))]
+        confidence = "" if ev.confidence is None else f" at confidence {ev.confidence:.2f}"
+        names = " | ".join(_describe(cards) for cards in readings)
+        detail = f"read {_describe(ev.cards)}{confidence}; judged under every close reading until settled: {names}"
+        out = self.note(ev.t, "uncertain_read", ev.seat, detail, ev.cards)
+        flag = next(o.id for o in out if isinstance(o, Flag))
+        per_world: list[list[Output]] = []
+        worlds: list[TableReferee] = []
+        for cards in readings:
+            for world in self.worlds:
+                branch = copy.deepcopy(world, {id(self.ids): self.ids})
+                per_world.append(branch.feed(as_sure(ev, cards)))
+                worlds.append(branch)
+        self.worlds = worlds
+        self.pending.append(Pending(flag, ev, readings))
+        return out + self._grouped(common(per_world))
+
+    def _grouped(self, outputs: list[Output]) -> list[Output]:
+        """Strange events raised while a read is pending name it as their cause (grouped in the queue)."""
+        if not self.pending:
+            return outputs
+        cause = self.pending[-1].flag
+        return [replace(o, cause=cause) if isinstance(o, Flag) and o.offence == "strange_event" else o for o in outputs]
+
+    def _merge(self) -> None:
+        """At a new deal, worlds that agree on everything that decides the rest of the match are one:
+        the pending reads of the deal before no longer change a ruling to come."""
+        if len(self.worlds) > 1 and all(_fingerprint(w) == _fingerprint(self.main) for w in self.worlds):
+            self.worlds = [self.main]
+            self.pending = []
