@@ -70,8 +70,10 @@ class CorrectingReferee:
         return self.main.started
 
     def snapshot(self) -> dict[str, Any]:
-        """The state of the pending plays' best readings, with the plays pending (their readings)."""
+        """The state under the pending plays' best readings, with the plays pending (their readings); the
+        open flags are those sent (open in every world)."""
         out = self.main.snapshot()
+        out["open_flags"] = self.judge.open_flags()
         out["pending"] = [p.to_json() for p in self.judge.pending]
         return out
 

@@ -131,7 +131,8 @@ def weigh(world: TableReferee, ev: PlayCards, config: RulesConfig) -> tuple[tupl
     legal = [c.cards for c in candidates(ev, config.read_margin) if _legal(world, c.cards)]
     if not legal:
         return None
-    return tuple([c for c in legal if _fits(world, ev, c)] or legal)
+    chosen = tuple([c for c in legal if _fits(world, ev, c)] or legal)
+    return None if not low and chosen == (ev.cards,) else chosen
 
 
 def _describe(cards: Iterable[str]) -> str:
@@ -206,6 +207,11 @@ class Judge:
             if readings is not None:
                 return self._hold(event, readings)
         return self._grouped(common([world.feed(event) for world in self.worlds]))
+
+    def open_flags(self) -> list[int]:
+        """Flags awaiting a ruling in every world: the ones that went out."""
+        opened = [set(w.snapshot()["open_flags"]) for w in self.worlds]
+        return sorted(set.intersection(*opened))
 
     def note(
         self, t: float, offence: str, seat: str | None, detail: str, cards: tuple[str, ...] | None

@@ -1,0 +1,127 @@
+"""Doubtful reads (#30, #24 "know the game"): a play read below ``min_confidence``, or whose best reading
+is not legal while a close one is, is held pending and the events after it are judged under every
+reading; a flag goes out only where it holds under all of them (R-PLAY-4, R-PAT, R-CMP, R-CARD-1)."""
+
+from typing import Any
+
+from tests.table.helpers import Table
+
+
+def doubtful(read: str, *alternatives: list[list[Any]], confidence: float = 0.3) -> dict[str, Any]:
+    """The extra fields of a camera play: its confidence and, per card, its readings best first."""
+    return {"confidence": confidence, "alternatives": [list(card) for card in alternatives]}
+
+
+def table() -> Table:
+    t = Table(correcting=True, auto_confirm=False)
+    t.deal("E")
+    return t
+
+
+def test_r_cmp_a_misread_lead_gives_no_penalty_while_pending_and_the_read_is_offered() -> None:
+    t = table()
+    out = t.play("E", "Kh", **doubtful("Kh", [["Kh", 0.5], ["3h", 0.4]]))
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
+    assert "Kh | 3h" in out[0]["detail"]
+    pending = t.state()["pending"]
+    assert pending == [{"flag": 1, "t": 2.0, "seat": "E", "cards": ["Kh"], "readings": [["Kh"], ["3h"]]}]
+    # N's 5h does not beat Kh but beats 3h: the does_not_beat holds under one reading only (R-CMP)
+    out = t.play("N", "5h")
+    out += t.play("W", "9d")
+    out += t.pass_("S")
+    assert t.flags(out) == []
+    assert t.flags() == [("E", "uncertain_read", "anomaly")]
+    assert t.state()["open_flags"] == []
+
+
+def test_r_play_1_a_flag_that_holds_under_every_reading_still_goes_out() -> None:
+    t = table()
+    t.play("E", "Kh", **doubtful("Kh", [["Kh", 0.5], ["3h", 0.4]]))
+    out = t.play("W", "9d")  # W is not next under either reading: out of turn whatever E laid
+    assert t.flags(out) == [("W", "out_of_turn_play", "infraction")]
+
+
+def test_r_pat_a_doubtful_card_whose_alternative_makes_the_play_legal_is_an_uncertain_read_naming_it() -> None:
+    t = table()
+    extra = doubtful(
+        "9d 9d Jd Qd Kd",
+        [["9d", 0.95]],
+        [["9d", 0.5], ["Td", 0.45]],
+        [["Jd", 0.9]],
+        [["Qd", 0.9]],
+        [["Kd", 0.9]],
+        confidence=0.95,
+    )
+    out = t.play("E", "9d 9d Jd Qd Kd", **extra)
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
+    assert "9d Td Jd Qd Kd" in out[0]["detail"]
+    assert t.state()["pending"][0]["readings"] == [["9d", "Td", "Jd", "Qd", "Kd"]]
+    assert t.state()["deal"]["last"]["kind"] == "straight_flush" and t.state()["deal"]["to_act"] == "N"
+
+
+def test_r_pat_a_truly_illegal_play_read_with_confidence_is_still_a_wrong_play() -> None:
+    t = table()
+    out = t.play("E", "3s 9h", **doubtful("3s 9h", [["3s", 0.9], ["4s", 0.05]], [["9h", 0.97]], confidence=0.95))
+    assert t.flags(out) == [("E", "illegal_pattern", "infraction")]
+    out = t.play("E", "3s 9h")  # no alternatives, no confidence: judged as read
+    assert t.flags(out) == [("E", "illegal_pattern", "infraction")]
+    assert t.state()["pending"] == []
+
+
+def test_r_pat_no_close_reading_legal_read_below_confidence_stays_an_uncertain_read_not_a_penalty() -> None:
+    t = table()
+    out = t.play("E", "3s 9h", **doubtful("3s 9h", [["3s", 0.9]], [["9h", 0.97]], confidence=0.4))
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
+    assert t.state()["deal"]["to_act"] == "E"
+
+
+def test_r_card_1_the_ledger_refuses_a_third_copy_when_an_alternative_avoids_it() -> None:
+    t = Table(correcting=True, auto_confirm=False)
+    t.deal("E")
+    t.play("E", "Ah Ah")
+    t.pass_("N", "W", "S")
+    out = t.play("E", "Ah", **doubtful("Ah", [["Ah", 0.55], ["Ad", 0.4]], confidence=0.95))
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
+    assert t.state()["pending"][0]["readings"] == [["Ad"]]
+    assert t.state()["deal"]["last"]["cards"] == ["Ad"]
+
+
+def test_r_card_1_the_ledger_never_hides_a_third_copy_read_for_sure() -> None:
+    t = Table(correcting=True, auto_confirm=False)
+    t.deal("E")
+    t.play("E", "Ah Ah")
+    t.pass_("N", "W", "S")
+    out = t.play("E", "Ah", **doubtful("Ah", [["Ah", 0.99], ["Ad", 0.01]], confidence=0.99))
+    assert t.flags(out) == [("E", "duplicate_card", "anomaly")]
+
+
+def test_confidence_alone_is_every_card_doubtful_with_no_alternative_known() -> None:
+    t = table()
+    out = t.play("E", "7c", confidence=0.2)
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
+    assert t.state()["pending"][0]["readings"] == [["7c"]]
+    assert t.state()["deal"]["to_act"] == "N"
+
+
+def test_strange_events_while_a_read_is_pending_name_it_as_their_cause() -> None:
+    t = table()
+    t.play("E", "Kh", **doubtful("Kh", [["Kh", 0.5], ["3h", 0.4]]))
+    out = t.feed({"type": "return", "seat": "N", "card": "5s"})  # strange whatever E laid
+    assert [(o["offence"], o.get("cause")) for o in out if o["type"] == "flag"] == [("strange_event", 1)]
+
+
+def test_worlds_that_agree_on_the_match_become_one_at_the_next_deal() -> None:
+    from tests.table.helpers import east_west_sweep
+
+    t = Table(correcting=True, auto_confirm=False)
+    t.deal("E")
+    east_west_sweep(t)
+    t.deal(None)
+    t.feed({"type": "tribute", "seat": "N", "card": "BJ"})
+    assert len(t.referee.judge.worlds) == 1  # nothing pending: one world
+    t2 = table()
+    t2.play("E", "Kh", **doubtful("Kh", [["Kh", 0.5], ["Qh", 0.4]]))
+    assert len(t2.referee.judge.worlds) == 2
+    t2.pass_("N", "W", "S")
+    t2.deal("E")  # a second deal line while one is in progress: the worlds disagree on nothing else
+    assert len(t2.referee.judge.worlds) == 1 and t2.state()["pending"] == []
