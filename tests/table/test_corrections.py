@@ -19,7 +19,6 @@ from referee_station.table.events import (
     Penalty,
     PlayCards,
     Record,
-    Reverse,
     Settle,
     Withdrawn,
     parse_line,
