@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from referee_station.table.config import RulesConfig
-from referee_station.table.doubt import FlagIds, Judge, as_sure
+from referee_station.table.doubt import FlagIds, Judge, as_sure, same
 from referee_station.table.events import (
     Countdown,
     Flag,
@@ -185,20 +185,15 @@ def _flag_of(output: Output) -> int | None:
 
 def _minus(these: list[Output], those: list[Output]) -> list[Output]:
     """The outputs of ``these`` (in order, count-downs left out) that ``those`` does not hold."""
-    left = Counter(_key(o) for o in those)
+    left = Counter(same(o) for o in those)
     out: list[Output] = []
     for output in these:
         if isinstance(output, Countdown):
             continue
-        line = _key(output)
+        line = same(output)
         if left[line] > 0:
             left[line] -= 1
         else:
             out.append(output)
     return out
 
-
-def _key(output: Output) -> str:
-    """An output as compared across replays: a flag's grouping (``cause``) is how it was shown, not
-    whether it holds."""
-    return (replace(output, cause=None) if isinstance(output, Flag) else output).to_line()

@@ -153,7 +153,17 @@ class FlagIds:
 
 
 def _content(flag: Flag) -> tuple[Any, ...]:
-    return (flag.t, flag.offence, flag.seat, flag.penalty, flag.detail, flag.cards)
+    """What makes a flag the same flag in two worlds: its words may name the world's state ("N is to
+    act"), so they are left out."""
+    return (flag.t, flag.offence, flag.seat, flag.penalty, flag.cards)
+
+
+def same(output: Output) -> str:
+    """An output as compared across worlds and replays: a flag without its words and its grouping
+    (``cause``), which say how it was shown, not whether it holds."""
+    if isinstance(output, Flag):
+        output = replace(output, detail="", detail_zh="", cause=None)
+    return output.to_line()
 
 
 def _fingerprint(world: TableReferee) -> tuple[Any, ...]:
@@ -171,14 +181,15 @@ def _fingerprint(world: TableReferee) -> tuple[Any, ...]:
 
 
 def common(per_world: list[list[Output]]) -> list[Output]:
-    """The outputs every world gave, in the first world's order (counted, so two equal lines stay two)."""
+    """The outputs every world gave (:func:`same`), in the first world's order and words (counted, so two
+    equal lines stay two)."""
     first, *others = per_world
     if not others:
         return first
-    counts = [Counter(o.to_line() for o in outs) for outs in others]
+    counts = [Counter(same(o) for o in outs) for outs in others]
     out: list[Output] = []
     for output in first:
-        line = output.to_line()
+        line = same(output)
         if all(c[line] > 0 for c in counts):
             for c in counts:
                 c[line] -= 1
