@@ -73,7 +73,8 @@ class CorrectingReferee:
         """The state under the pending plays' best readings, with the plays pending (their readings); the
         open flags are those sent (open in every world)."""
         out = self.main.snapshot()
-        out["open_flags"] = self.judge.open_flags()
+        if len(self.judge.worlds) > 1:
+            out["open_flags"] = self.judge.open_flags()
         out["pending"] = [p.to_json() for p in self.judge.pending]
         return out
 

@@ -123,8 +123,8 @@ def weigh(world: TableReferee, ev: PlayCards, config: RulesConfig) -> tuple[tupl
     read with confidence is still a wrong play; read below ``min_confidence`` it stays an
     ``uncertain_read``, as the rules core decides)."""
     deal = world.deal
-    if deal is None or deal.phase == "over" or world.match_over:
-        return None
+    if deal is None or deal.phase != "play" or world.match_over or ev.seat != deal.to_act:
+        return None  # out of turn, or no trick to play to, whatever the cards: judged as read
     low = ev.confidence is not None and ev.confidence < config.min_confidence
     if not low and (ev.alternatives is None or (_fits(world, ev, ev.cards) and _legal(world, ev.cards))):
         return None
@@ -258,6 +258,6 @@ class Judge:
     def _merge(self) -> None:
         """At a new deal, worlds that agree on everything that decides the rest of the match are one:
         the pending reads of the deal before no longer change a ruling to come."""
-        if len(self.worlds) > 1 and all(_fingerprint(w) == _fingerprint(self.main) for w in self.worlds):
+        if all(_fingerprint(w) == _fingerprint(self.main) for w in self.worlds):
             self.worlds = [self.main]
             self.pending = []

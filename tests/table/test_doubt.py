@@ -125,3 +125,24 @@ def test_worlds_that_agree_on_the_match_become_one_at_the_next_deal() -> None:
     t2.pass_("N", "W", "S")
     t2.deal("E")  # a second deal line while one is in progress: the worlds disagree on nothing else
     assert len(t2.referee.judge.worlds) == 1 and t2.state()["pending"] == []
+
+
+def test_r_play_1_a_doubtful_read_out_of_turn_is_judged_as_read_the_turn_does_not_depend_on_the_cards() -> None:
+    t = table()
+    out = t.play("S", "Kh", **doubtful("Kh", [["Kh", 0.5], ["3h", 0.4]]))
+    assert t.flags(out) == [("S", "out_of_turn_play", "infraction")]
+    assert t.state()["pending"] == []
+
+
+def test_a_pending_read_is_no_longer_pending_at_the_next_deal() -> None:
+    t = Table(correcting=True, auto_confirm=False)
+    t.deal("E")
+    t.play("E", "3c", confidence=0.5)
+    t.pass_("N", "W", "S")
+    assert len(t.state()["pending"]) == 1
+    out = t.feed({"type": "return", "seat": "W", "card": "4s"})
+    assert [o.get("cause") for o in out] == [1]
+    t.feed({"type": "deal", "first_leader": "E"})  # strange: the deal is not over; the read is past
+    assert t.state()["pending"] == []
+    out = t.feed({"type": "return", "seat": "W", "card": "4s"})
+    assert [o.get("cause") for o in out] == [None]
