@@ -10,6 +10,7 @@ from referee_station.log.jsonl import NumberedRecord
 from referee_station.log.replay import replay
 from referee_station.log.station import TableStation
 from referee_station.log.store import EventStore
+from referee_station.log.timeline import describe
 from referee_station.sim.match import simulate
 from referee_station.table.corrections import CorrectingReferee
 from referee_station.table.events import (
@@ -189,6 +190,8 @@ def test_corrections_round_trip_and_replay_gives_the_same_outputs_withdrawals_in
     assert again == sent
     for _, line in sent:
         assert parse_line(line).to_line() == line
+    words = [describe(parse_line(line)) for _, line in sent if '"type":"withdrawn"' in line]
+    assert words and all(w.startswith("撤回 withdrawn flag #") and "settled as" in w for w in words)
     with EventStore(tmp_path / "t.db") as store:
         station = TableStation(store, "T1")
         for event in log:
