@@ -72,18 +72,23 @@ def candidates(ev: PlayCards, margin: float) -> tuple[Candidate, ...]:
         read_p = next((p for c, p in alternatives if c == code), best)
         per_card.append([(code, read_p), *close])
     beam: list[Candidate] = [Candidate((), 1.0)]
-    for options in per_card:  # keep the most probable partial readings only: a long play has many
-        beam = [Candidate((*c.cards, code), c.p * p) for c, (code, p) in itertools.product(beam, options)]
-        beam = sorted(beam, key=lambda c: -c.p)[: MAX_READINGS * 4]
-    out: list[Candidate] = []
+    for i, options in enumerate(per_card):  # the most probable partial readings only: a long play has many
+        grown = [Candidate((*c.cards, code), c.p * p) for c, (code, p) in itertools.product(beam, options)]
+        read = ev.cards[: i + 1]
+        beam = _distinct(sorted(grown, key=lambda c: (c.cards != read, -c.p)))[: MAX_READINGS * 4]
+    return tuple(beam[:MAX_READINGS])
+
+
+def _distinct(readings: list[Candidate]) -> list[Candidate]:
+    """The first of the readings that are the same cards in another order."""
     seen: set[tuple[str, ...]] = set()
-    for cand in sorted(beam, key=lambda c: (c.cards != ev.cards, -c.p)):
+    out: list[Candidate] = []
+    for cand in readings:
         key = tuple(sorted(cand.cards))
         if key not in seen:
             seen.add(key)
             out.append(cand)
-    read, rest = out[0], sorted(out[1:], key=lambda c: -c.p)
-    return tuple([read, *rest][:MAX_READINGS])
+    return out
 
 
 def as_sure(ev: PlayCards, cards: tuple[str, ...]) -> PlayCards:
@@ -113,8 +118,8 @@ def _fits(world: TableReferee, ev: PlayCards, cards: tuple[str, ...]) -> bool:
     laid = Counter(cards)
     if any(deal.seen[card] + n > 2 for card, n in laid.items()):
         return False
-    hand = deal.seats[ev.seat].hand
-    return hand is None or not (laid - hand)
+    hand = deal.seats[ev.seat].hand  # the tribute exchange reaches the hands at the first play
+    return hand is None or not deal.first_play_done or not (laid - hand)
 
 
 def weigh(world: TableReferee, ev: PlayCards, config: RulesConfig) -> tuple[tuple[str, ...], ...] | None:

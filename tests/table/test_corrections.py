@@ -48,9 +48,7 @@ def _misread_first_lead() -> tuple[list[Record], int, PlayCards]:
         plays = [(i, e) for i, e in enumerate(events) if isinstance(e, PlayCards)]
         (i, lead), (_, follow) = plays[0], plays[1]
         if len(lead.cards) == 1 == len(follow.cards) and "BJ" not in (*lead.cards, *follow.cards):
-            misread = replace(
-                lead, cards=("BJ",), confidence=0.2, alternatives=((("BJ", 0.5), (lead.cards[0], 0.4)),)
-            )
+            misread = replace(lead, cards=("BJ",), confidence=0.2, alternatives=((("BJ", 0.5), (lead.cards[0], 0.4)),))
             return events, i, misread
     raise AssertionError("no seeded match opens with a single card and a single follow")
 

@@ -146,3 +146,18 @@ def test_a_pending_read_is_no_longer_pending_at_the_next_deal() -> None:
     assert t.state()["pending"] == []
     out = t.feed({"type": "return", "seat": "W", "card": "4s"})
     assert [o.get("cause") for o in out] == [None]
+
+
+def test_close_readings_are_within_the_margin_the_read_first_the_same_cards_once() -> None:
+    from referee_station.table.doubt import MAX_READINGS, candidates
+    from referee_station.table.events import PlayCards
+
+    play = PlayCards(
+        1.0, "E", ("Jh", "Jd"), alternatives=((("Jh", 0.6), ("Jd", 0.35), ("Qh", 0.05)), (("Jd", 0.9), ("Jh", 0.1)))
+    )
+    assert [c.cards for c in candidates(play, 0.5)] == [("Jh", "Jd"), ("Jd", "Jd")]  # Jd Jh is Jh Jd again
+    assert [c.cards for c in candidates(play, 0.1)] == [("Jh", "Jd")]
+    wide = PlayCards(1.0, "E", ("3s",) * 5, alternatives=((("3s", 0.4), ("3c", 0.35), ("5s", 0.25)),) * 5)
+    readings = candidates(wide, 0.5)
+    assert readings[0].cards == ("3s",) * 5 and len(readings) == MAX_READINGS
+    assert [c.p for c in readings[1:]] == sorted((c.p for c in readings[1:]), reverse=True)
