@@ -6,8 +6,12 @@ not a legal play here (not a pattern, does not beat the trick) or would be a thi
 this deal (two decks, R-CARD-1) while a close reading from ``PlayCards.alternatives`` is not. Then the
 table holds it pending: :class:`Judge` keeps one referee state (a "world") per reading, feeds every
 later event to each, and sends only the outputs every world agrees on, so a flag goes out only where
-it holds under every reading. A penalty is proposed from a read only when no close reading is legal.
-The pending read is settled by a ``settle`` input (``table.corrections``), which replays the log.
+it holds under every reading. A world under which a later action is void (the table played on as that
+reading would not allow: a follow that does not beat it, a turn out of order) is dropped while another
+allows it; settling the read as that reading replays the log and brings its flags back, so the prior
+never hides a violation from the referee, it only waits for the referee's look. A penalty is proposed
+from a read only when no close reading is legal. The pending read is settled by a ``settle`` input
+(``table.corrections``), which replays the log.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Any
 from referee_station.rules import RulesError, classify, follow_reading, parse_cards
 from referee_station.table.config import RulesConfig
 from referee_station.table.events import DealStart, Flag, Output, PlayCards, Record
+from referee_station.table.offences import VOIDING
 from referee_station.table.referee import TableReferee
 
 MAX_PER_CARD = 3
@@ -30,6 +35,9 @@ MAX_READINGS = 8
 """Readings one doubtful play is judged under (the most probable ones)."""
 MAX_WORLDS = 16
 """Referee states kept at once; a doubtful play that would need more is judged under fewer readings."""
+UNREAD: tuple[str, ...] = ()
+"""The reading "some legal play of these many cards, which we cannot read" (``TableReferee.lay_unread``):
+what a play read below ``min_confidence`` may be when no alternative is known or none is legal."""
 
 
 @dataclass(frozen=True)
@@ -124,9 +132,10 @@ def _fits(world: TableReferee, ev: PlayCards, cards: tuple[str, ...]) -> bool:
 
 def weigh(world: TableReferee, ev: PlayCards, config: RulesConfig) -> tuple[tuple[str, ...], ...] | None:
     """The readings a doubtful play is to be judged under, best first; None when the play is judged
-    as read: a sure read that stands, or one that no close reading would make legal (a wrong play
-    read with confidence is still a wrong play; read below ``min_confidence`` it stays an
-    ``uncertain_read``, as the rules core decides)."""
+    as read: a sure read that stands, or a sure one that no close reading would make legal (a wrong
+    play read with confidence is still a wrong play). Read below ``min_confidence`` with no
+    alternative known (``confidence`` alone), the play may also be a legal one nobody read
+    (:data:`UNREAD`); with no legal reading at all, that is the only one."""
     deal = world.deal
     if deal is None or deal.phase != "play" or world.match_over or ev.seat != deal.to_act:
         return None  # out of turn, or no trick to play to, whatever the cards: judged as read
@@ -135,9 +144,11 @@ def weigh(world: TableReferee, ev: PlayCards, config: RulesConfig) -> tuple[tupl
         return None
     legal = [c.cards for c in candidates(ev, config.read_margin) if _legal(world, c.cards)]
     if not legal:
-        return None
+        return (UNREAD,) if low else None
     chosen = tuple([c for c in legal if _fits(world, ev, c)] or legal)
-    return None if not low and chosen == (ev.cards,) else chosen
+    if not low:
+        return None if chosen == (ev.cards,) else chosen
+    return chosen if ev.alternatives is not None else (*chosen, UNREAD)
 
 
 def _describe(cards: Iterable[str]) -> str:
@@ -185,6 +196,16 @@ def _fingerprint(world: TableReferee) -> tuple[Any, ...]:
     )
 
 
+def _core(world: TableReferee) -> tuple[Any, ...]:
+    """Where play stands, for worlds to converge: only between tricks (no play to beat)."""
+    deal = world.deal
+    if deal is None or deal.last is not None:
+        return (id(world),)  # within a trick the readings still matter: never equal
+    seats = tuple((s.count, s.report_due, s.reported, s.stopped) for s in deal.seats.values())
+    clocks = tuple(sorted((seat, c.action, c.deadline) for seat, c in deal.clocks.items()))
+    return (_fingerprint(world), deal.number, deal.phase, deal.to_act, deal.order, seats, clocks)
+
+
 def common(per_world: list[list[Output]]) -> list[Output]:
     """The outputs every world gave (:func:`same`), in the first world's order and words (counted, so two
     equal lines stay two)."""
@@ -222,7 +243,14 @@ class Judge:
             readings = weigh(self.main, event, self.main.config)
             if readings is not None:
                 return self._hold(event, readings)
-        return self._grouped(common([world.feed(event) for world in self.worlds]))
+        per_world = [world.feed(event) for world in self.worlds]
+        voided = [any(isinstance(o, Flag) and o.offence in VOIDING for o in outs) for outs in per_world]
+        if any(voided) and not all(voided):  # the table played on as only some readings allow: keep those
+            kept = [(w, outs) for w, outs, void in zip(self.worlds, per_world, voided, strict=True) if not void]
+            self.worlds, per_world = [w for w, _ in kept], [outs for _, outs in kept]
+        out = self._grouped(common(per_world))
+        self._converge()
+        return out
 
     def open_flags(self) -> list[int]:
         """Flags awaiting a ruling in every world: the ones that went out."""
@@ -238,7 +266,7 @@ class Judge:
     def _hold(self, ev: PlayCards, readings: tuple[tuple[str, ...], ...]) -> list[Output]:
         readings = readings[: max(1, MAX_WORLDS // len(self.worlds))]
         confidence = "" if ev.confidence is None else f" at confidence {ev.confidence:.2f}"
-        names = " | ".join(_describe(cards) for cards in readings)
+        names = " | ".join(_describe(cards) if cards else "(not read)" for cards in readings)
         detail = f"read {_describe(ev.cards)}{confidence}; judged under every close reading until settled: {names}"
         out = self.note(ev.t, "uncertain_read", ev.seat, detail, ev.cards)
         flag = next(o.id for o in out if isinstance(o, Flag))
@@ -247,7 +275,7 @@ class Judge:
         for cards in readings:
             for world in self.worlds:
                 branch = copy.deepcopy(world, {id(self.ids): self.ids})
-                per_world.append(branch.feed(as_sure(ev, cards)))
+                per_world.append(branch.feed(as_sure(ev, cards)) if cards else branch.lay_unread(ev))
                 worlds.append(branch)
         self.worlds = worlds
         self.pending.append(Pending(flag, ev, readings))
@@ -259,6 +287,13 @@ class Judge:
             return outputs
         cause = self.pending[-1].flag
         return [replace(o, cause=cause) if isinstance(o, Flag) and o.offence == "strange_event" else o for o in outputs]
+
+    def _converge(self) -> None:
+        """Worlds that stand at the same point of play (a trick over, the same seat to lead with the
+        same cards left, the same ladder) judge the rest alike: one is kept. What only another held
+        back comes again if the read is settled (the replay)."""
+        if len(self.worlds) > 1 and all(_core(w) == _core(self.main) for w in self.worlds):
+            self.worlds = [self.main]
 
     def _merge(self) -> None:
         """At a new deal, worlds that agree on everything that decides the rest of the match are one:

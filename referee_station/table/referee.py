@@ -20,11 +20,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee_station.rules import (
+    Card,
     Declaration,
     DeclarationError,
     DoesNotBeatError,
     DuplicateCardError,
     IllegalPatternError,
+    Kind,
     Play,
     RulesError,
     classify,
@@ -556,6 +558,36 @@ class TableReferee:
         )
         if len(readings) > 1:
             self._emit(Reading(t=ev.t, seat=ev.seat, cards=ev.cards, status="open", readings=_named(readings)))
+        self._laid(ev)
+
+    def lay_unread(self, ev: PlayCards) -> list[Output]:
+        """A play read too doubtfully to know its cards (#30, ``table.doubt``): the seat to act laid
+        ``len(ev.cards)`` cards, taken as a legal play; the next follow is judged as a lead would be,
+        and the cards count neither for the hand nor for the copies seen."""
+        self._out = []
+        deal = self.deal
+        if deal is None or deal.phase != "play" or ev.seat != deal.to_act:
+            return self.feed(ev)  # nothing to lay it on: judged as read
+        self.now = max(self.now, ev.t)
+        self._check_clocks(ev.t)
+        if not deal.first_play_done:
+            deal.first_play_done = True
+            self._exchange_hands(deal)
+        if not self._count_action(ev.t):
+            return self._out
+        seat = deal.seats[ev.seat]
+        seat.count = max(0, seat.count - len(ev.cards))
+        unread = Play(Kind.SINGLE, None, len(ev.cards), tuple(Card.parse(code) for code in ev.cards))
+        deal.last, deal.readings, deal.passes = (ev.seat, unread), (), 0
+        deal.history.append({"t": ev.t, "seat": ev.seat, "cards": list(ev.cards), "kind": "unread", "key": None})
+        self._laid(ev)
+        return self._out
+
+    def _laid(self, ev: PlayCards) -> None:
+        """After a play lies: the clock stops, the seat goes out or owes a report, the turn moves on."""
+        deal = self.deal
+        assert deal is not None
+        seat = deal.seats[ev.seat]
         deal.clocks.pop(ev.seat, None)
         seat.reported = None
         if seat.count == 0:

@@ -68,11 +68,16 @@ def test_r_pat_a_truly_illegal_play_read_with_confidence_is_still_a_wrong_play()
     assert t.state()["pending"] == []
 
 
-def test_r_pat_no_close_reading_legal_read_below_confidence_stays_an_uncertain_read_not_a_penalty() -> None:
+def test_r_pat_no_close_reading_legal_read_below_confidence_is_laid_unread_not_a_penalty() -> None:
     t = table()
     out = t.play("E", "3s 9h", **doubtful("3s 9h", [["3s", 0.9]], [["9h", 0.97]], confidence=0.4))
-    assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
-    assert t.state()["deal"]["to_act"] == "E"
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and "(not read)" in out[0]["detail"]
+    assert t.state()["pending"][0]["readings"] == [[]]
+    deal = t.state()["deal"]
+    assert deal["to_act"] == "N" and deal["counts"]["E"] == 25
+    # the next follow is judged as a lead would be (the unread play beats nothing we know), then play goes on
+    out = t.play("N", "4d 4c") + t.play("W", "9s 9s") + t.pass_("S", "E", "N")
+    assert t.flags(out) == [] and t.state()["deal"]["to_act"] == "W"
 
 
 def test_r_card_1_the_ledger_refuses_a_third_copy_when_an_alternative_avoids_it() -> None:
@@ -95,12 +100,35 @@ def test_r_card_1_the_ledger_never_hides_a_third_copy_read_for_sure() -> None:
     assert t.flags(out) == [("E", "duplicate_card", "anomaly")]
 
 
-def test_confidence_alone_is_every_card_doubtful_with_no_alternative_known() -> None:
+def test_r_cmp_confidence_alone_is_every_card_doubtful_the_read_or_a_legal_play_nobody_read() -> None:
     t = table()
-    out = t.play("E", "7c", confidence=0.2)
+    out = t.play("E", "Kc", confidence=0.2)
     assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
-    assert t.state()["pending"][0]["readings"] == [["7c"]]
+    assert t.state()["pending"][0]["readings"] == [["Kc"], []]
     assert t.state()["deal"]["to_act"] == "N"
+    out = t.play("N", "Ah")  # beats Kc and whatever E laid: both readings stand
+    assert t.flags(out) == [] and len(t.referee.judge.worlds) == 2
+    t.pass_("W", "S", "E")  # the trick is over the same way under both readings: one world again
+    assert len(t.referee.judge.worlds) == 1 and t.state()["deal"]["to_act"] == "N"
+
+
+def test_r_cmp_a_reading_the_table_did_not_play_by_is_dropped_and_settling_it_brings_its_flag_back() -> None:
+    t = table()
+    t.play("E", "Kc", confidence=0.2)
+    out = t.play("N", "5h")  # does not beat Kc, but the card may not be Kc: no penalty from the read
+    assert t.flags(out) == [] and len(t.referee.judge.worlds) == 1
+    assert t.state()["deal"]["to_act"] == "W" and t.state()["pending"][0]["readings"] == [["Kc"], []]
+    out = t.pass_("W")
+    assert t.flags(out) == []
+    out = t.feed({"type": "settle", "at": 2.0, "seat": "E", "cards": ["Kc"], "reason": "looked"})
+    assert ("N", "does_not_beat", "infraction") in t.flags(out)
+
+
+def test_r_play_4_a_play_read_below_confidence_that_no_reading_makes_legal_does_not_stop_the_table() -> None:
+    t = table()
+    t.play("E", "3s 9h", confidence=0.1)  # no alternative known: some legal play nobody read
+    out = t.play("N", "Kd Kh") + t.pass_("W", "S", "E")
+    assert t.flags(out) == [] and t.state()["deal"]["to_act"] == "N"
 
 
 def test_strange_events_while_a_read_is_pending_name_it_as_their_cause() -> None:
