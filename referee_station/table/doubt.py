@@ -50,9 +50,10 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Pending:
-    """A doubtful play held pending: its ``uncertain_read`` flag and the readings it is judged under."""
+    """A doubtful play held pending: the readings it is judged under, and its ``uncertain_read`` flag,
+    raised at once when the read itself is not taken, else when the readings first disagree."""
 
-    flag: int
+    flag: int | None
     event: PlayCards
     readings: tuple[tuple[str, ...], ...]
 
@@ -245,10 +246,11 @@ class Judge:
                 return self._hold(event, readings)
         per_world = [world.feed(event) for world in self.worlds]
         voided = [any(isinstance(o, Flag) and o.offence in VOIDING for o in outs) for outs in per_world]
-        if any(voided) and not all(voided):  # the table played on as only some readings allow: keep those
+        dropped = any(voided) and not all(voided)
+        if dropped:  # the table played on as only some readings allow: keep those
             kept = [(w, outs) for w, outs, void in zip(self.worlds, per_world, voided, strict=True) if not void]
             self.worlds, per_world = [w for w, _ in kept], [outs for _, outs in kept]
-        out = self._grouped(common(per_world))
+        out = self._judged(per_world, dropped=dropped)
         self._converge()
         return out
 
@@ -265,11 +267,10 @@ class Judge:
 
     def _hold(self, ev: PlayCards, readings: tuple[tuple[str, ...], ...]) -> list[Output]:
         readings = readings[: max(1, MAX_WORLDS // len(self.worlds))]
-        confidence = "" if ev.confidence is None else f" at confidence {ev.confidence:.2f}"
-        names = " | ".join(_describe(cards) if cards else "(not read)" for cards in readings)
-        detail = f"read {_describe(ev.cards)}{confidence}; judged under every close reading until settled: {names}"
-        out = self.note(ev.t, "uncertain_read", ev.seat, detail, ev.cards)
-        flag = next(o.id for o in out if isinstance(o, Flag))
+        pending = Pending(None, ev, readings)
+        out: list[Output] = []
+        if ev.cards not in readings:  # the read is not taken: the referee is told at once
+            out, pending = self._raise(pending)
         per_world: list[list[Output]] = []
         worlds: list[TableReferee] = []
         for cards in readings:
@@ -278,14 +279,35 @@ class Judge:
                 per_world.append(branch.feed(as_sure(ev, cards)) if cards else branch.lay_unread(ev))
                 worlds.append(branch)
         self.worlds = worlds
-        self.pending.append(Pending(flag, ev, readings))
-        return out + self._grouped(common(per_world))
+        self.pending.append(pending)
+        return out + self._judged(per_world, dropped=False)
+
+    def _raise(self, pending: Pending) -> tuple[list[Output], Pending]:
+        """The pending read's ``uncertain_read`` flag, naming its readings, raised in every world."""
+        ev = pending.event
+        confidence = "" if ev.confidence is None else f" at confidence {ev.confidence:.2f}"
+        names = " | ".join(_describe(cards) if cards else "(not read)" for cards in pending.readings)
+        detail = f"read {_describe(ev.cards)}{confidence}; judged under every close reading until settled: {names}"
+        out = self.note(ev.t, "uncertain_read", ev.seat, detail, ev.cards)
+        return out, replace(pending, flag=next(o.id for o in out if isinstance(o, Flag)))
+
+    def _judged(self, per_world: list[list[Output]], *, dropped: bool) -> list[Output]:
+        """What goes out of the worlds' outputs for one event: the common ones; when the readings
+        disagreed (an output held back, a reading dropped), first the flags of the reads pending unflagged."""
+        sent = common(per_world)
+        out: list[Output] = []
+        if dropped or any(len(outs) != len(sent) for outs in per_world):
+            for i, pending in enumerate(self.pending):
+                if pending.flag is None:
+                    raised, self.pending[i] = self._raise(pending)
+                    out += raised
+        return out + self._grouped(sent)
 
     def _grouped(self, outputs: list[Output]) -> list[Output]:
         """Strange events raised while a read is pending name it as their cause (grouped in the queue)."""
-        if not self.pending:
+        cause = next((p.flag for p in reversed(self.pending) if p.flag is not None), None)
+        if cause is None:
             return outputs
-        cause = self.pending[-1].flag
         return [replace(o, cause=cause) if isinstance(o, Flag) and o.offence == "strange_event" else o for o in outputs]
 
     def _converge(self) -> None:

@@ -82,10 +82,11 @@ def test_settling_the_read_as_laid_sends_the_flags_it_held_back() -> None:
     t.deal("E")
     t.play("E", "Kh", confidence=0.3, alternatives=[[["Kh", 0.5], ["3h", 0.4]]])
     t.play("N", "5h")
-    assert t.flags() == [("E", "uncertain_read", "anomaly")]
+    assert t.flags() == [("E", "uncertain_read", "anomaly")]  # raised when the readings disagreed
+    read = t.of_type("flag")[0]["id"]
     out = t.feed({"type": "settle", "at": 2.0, "seat": "E", "cards": ["Kh"], "reason": "the video shows Kh"})
     assert [o["type"] for o in out] == ["withdrawn", "flag"]
-    assert out[0]["flag"] == 1 and "settled as Kh: the video shows Kh" in out[0]["reason"]
+    assert out[0]["flag"] == read and "settled as Kh: the video shows Kh" in out[0]["reason"]
     assert (out[1]["seat"], out[1]["offence"]) == ("N", "does_not_beat")
     assert t.state()["open_flags"] == [out[1]["id"]]
 

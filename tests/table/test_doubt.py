@@ -21,17 +21,18 @@ def table() -> Table:
 def test_r_cmp_a_misread_lead_gives_no_penalty_while_pending_and_the_read_is_offered() -> None:
     t = table()
     out = t.play("E", "Kh", **doubtful("Kh", [["Kh", 0.5], ["3h", 0.4]]))
-    assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
-    assert "Kh | 3h" in out[0]["detail"]
+    assert t.flags(out) == []  # the read is legal: nothing to look at while the readings agree
     pending = t.state()["pending"]
-    assert pending == [{"flag": 1, "t": 2.0, "seat": "E", "cards": ["Kh"], "readings": [["Kh"], ["3h"]]}]
+    assert pending == [{"flag": None, "t": 2.0, "seat": "E", "cards": ["Kh"], "readings": [["Kh"], ["3h"]]}]
     # N's 5h does not beat Kh but beats 3h: the does_not_beat holds under one reading only (R-CMP)
     out = t.play("N", "5h")
-    out += t.play("W", "9d")
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and "Kh | 3h" in out[0]["detail"]
+    assert out[0]["t"] == 2.0 and t.state()["pending"][0]["flag"] == out[0]["id"]
+    out = t.play("W", "9d")
     out += t.pass_("S")
     assert t.flags(out) == []
     assert t.flags() == [("E", "uncertain_read", "anomaly")]
-    assert t.state()["open_flags"] == []
+    assert t.state()["open_flags"] == [] and t.state()["deal"]["to_act"] == "E"
 
 
 def test_r_play_1_a_flag_that_holds_under_every_reading_still_goes_out() -> None:
@@ -103,7 +104,7 @@ def test_r_card_1_the_ledger_never_hides_a_third_copy_read_for_sure() -> None:
 def test_r_cmp_confidence_alone_is_every_card_doubtful_the_read_or_a_legal_play_nobody_read() -> None:
     t = table()
     out = t.play("E", "Kc", confidence=0.2)
-    assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
+    assert t.flags(out) == []
     assert t.state()["pending"][0]["readings"] == [["Kc"], []]
     assert t.state()["deal"]["to_act"] == "N"
     out = t.play("N", "Ah")  # beats Kc and whatever E laid: both readings stand
@@ -116,7 +117,7 @@ def test_r_cmp_a_reading_the_table_did_not_play_by_is_dropped_and_settling_it_br
     t = table()
     t.play("E", "Kc", confidence=0.2)
     out = t.play("N", "5h")  # does not beat Kc, but the card may not be Kc: no penalty from the read
-    assert t.flags(out) == [] and len(t.referee.judge.worlds) == 1
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and len(t.referee.judge.worlds) == 1
     assert t.state()["deal"]["to_act"] == "W" and t.state()["pending"][0]["readings"] == [["Kc"], []]
     out = t.pass_("W")
     assert t.flags(out) == []
@@ -133,7 +134,7 @@ def test_r_play_4_a_play_read_below_confidence_that_no_reading_makes_legal_does_
 
 def test_strange_events_while_a_read_is_pending_name_it_as_their_cause() -> None:
     t = table()
-    t.play("E", "Kh", **doubtful("Kh", [["Kh", 0.5], ["3h", 0.4]]))
+    t.play("E", "3s 9h", confidence=0.1)  # not a pattern: laid unread, the referee told at once
     out = t.feed({"type": "return", "seat": "N", "card": "5s"})  # strange whatever E laid
     assert [(o["offence"], o.get("cause")) for o in out if o["type"] == "flag"] == [("strange_event", 1)]
 
@@ -165,7 +166,7 @@ def test_r_play_1_a_doubtful_read_out_of_turn_is_judged_as_read_the_turn_does_no
 def test_a_pending_read_is_no_longer_pending_at_the_next_deal() -> None:
     t = Table(correcting=True, auto_confirm=False)
     t.deal("E")
-    t.play("E", "3c", confidence=0.5)
+    t.play("E", "3c 5d", confidence=0.5)
     t.pass_("N", "W", "S")
     assert len(t.state()["pending"]) == 1
     out = t.feed({"type": "return", "seat": "W", "card": "4s"})
