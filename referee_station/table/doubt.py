@@ -293,10 +293,11 @@ class Judge:
 
     def _judged(self, per_world: list[list[Output]], *, dropped: bool) -> list[Output]:
         """What goes out of the worlds' outputs for one event: the common ones; when the readings
-        disagreed (an output held back, a reading dropped), first the flags of the reads pending unflagged."""
+        disagreed (a flag held back, a reading dropped), first the flags of the reads pending unflagged."""
         sent = common(per_world)
+        flags = [Counter(same(o) for o in outs if isinstance(o, Flag)) for outs in per_world]
         out: list[Output] = []
-        if dropped or any(len(outs) != len(sent) for outs in per_world):
+        if dropped or any(f != flags[0] for f in flags):
             for i, pending in enumerate(self.pending):
                 if pending.flag is None:
                     raised, self.pending[i] = self._raise(pending)
