@@ -20,12 +20,12 @@ def flags_of(inputs: Sequence[Record]) -> list[Flag]:
     return [o for e in inputs for o in referee.feed(e) if isinstance(o, Flag)]
 
 
-def false_flags(truth: Sequence[Flag], said: Sequence[Flag]) -> dict[str, int]:
+def false_flags(truth: Sequence[Flag], said: Sequence[Flag]) -> dict[str, object]:
     """Penalties proposed that the match did not contain, true ones found, and the anomalies (grouped:
     under a doubtful read's ``uncertain_read``)."""
     real = [f for f in truth if f.penalty != "anomaly"]
     used: set[int] = set()
-    false = 0
+    false: list[Flag] = []
     for flag in (f for f in said if f.penalty != "anomaly"):
         match = next(
             (
@@ -39,14 +39,15 @@ def false_flags(truth: Sequence[Flag], said: Sequence[Flag]) -> dict[str, int]:
             None,
         )
         if match is None:
-            false += 1
+            false.append(flag)
         else:
             used.add(match)
     anomalies = [f for f in said if f.penalty == "anomaly"]
     return {
         "true_penalties": len(real),
         "true_found": len(used),
-        "false_penalties": false,
+        "false_penalties": len(false),
+        "false_examples": [f"{f.t:.1f} {f.seat} {f.offence}: {f.detail[:90]}" for f in false[:6]],
         "anomalies": len(anomalies),
         "anomalies_grouped": sum(1 for f in anomalies if f.cause is not None),
         "uncertain_read": sum(1 for f in anomalies if f.offence == "uncertain_read"),
