@@ -14,6 +14,12 @@ artwork the video shows (default the held-out ``tigullio``; ``drawn``: deck regi
 so ``--design drawn --deck FILE`` measures a registered deck as the tracker hands its plays to the
 referee. Prints plays exact (seat, cards, order), phantom plays, time error, clears, frames per second
 and CPU per table (share of one core to keep up with a live camera at ``--fps``).
+
+``--referee`` feeds the frames to a whole station instead (the match's other inputs from the simulation,
+the table's ``CorrectingReferee``) and prints the false flags per match (``benchmarks.false_flags``:
+penalties the match did not contain, anomalies and how many are grouped under a doubtful read), next
+to those of a referee that applies every read as a guess; ``--deals`` and ``--violations`` shape the
+simulated match (e.g. ``--reader onnx --design drawn --seeds 3 --deals 2 --violations 0.05 --referee``).
 """
 
 from __future__ import annotations
@@ -80,7 +86,7 @@ def compare(truth: list[Record], got: list[Record], deals: list[float]) -> dict:
 
 
 def run_match(seed: int, args: argparse.Namespace) -> dict:
-    sim = simulate(seed, deals=20)
+    sim = simulate(seed, deals=args.deals, violations=args.violations)
     events = [e for e in sim.events if args.until is None or e.t <= args.until]
     choreo = choreograph(events, seed)
     renderer = VideoRenderer(choreo, design=install_drawn_design() if args.design == "drawn" else args.design)
@@ -100,6 +106,8 @@ def run_match(seed: int, args: argparse.Namespace) -> dict:
             return truth_reading(choreo, clock["t"])
 
     pipeline = CameraPipeline(calib, read)
+    station = _station(pipeline, events) if args.referee else None
+    fed: list = []
     got: list[Record] = []
     warnings: list[tuple[float, str]] = []
     cpu = wall = 0.0
@@ -108,16 +116,23 @@ def run_match(seed: int, args: argparse.Namespace) -> dict:
         if args.reader != "onnx":
             clock["t"] = t
         c0, w0 = time.process_time(), time.perf_counter()
-        seen = pipeline.process(t, frame)
-        got += seen.events
-        warnings += seen.warnings
+        if station is not None:
+            fed += station.frame(t, frame).fed
+        else:
+            seen = pipeline.process(t, frame)
+            got += seen.events
+            warnings += seen.warnings
         cpu += time.process_time() - c0
         wall += time.perf_counter() - w0
         try:
             t, frame = next(frames)
         except StopIteration:
             break
-    got += pipeline.finish()
+    if station is not None:
+        fed += station.finish(t).fed + station.idle(t + 3600).fed
+        got = [f.event for f in fed if f.source.value == "camera"]
+    else:
+        got += pipeline.finish()
     total = time.perf_counter() - render_start
     result = compare(choreo.truth, got, [e.t for e in events if isinstance(e, DealStart)])
     stats = pipeline.stats
@@ -135,7 +150,20 @@ def run_match(seed: int, args: argparse.Namespace) -> dict:
         "ms_per_frame": {k: round(v / max(1, stats.frames), 3) for k, v in stats.ms.items()},
         "warnings": warnings,
     }
+    if station is not None:
+        from benchmarks.false_flags import compare_referees
+
+        result["flags"] = compare_referees(events, [f.event for f in fed], [o for f in fed for o in f.outputs])
     return result
+
+
+def _station(pipeline: CameraPipeline, events: list[Record]):
+    """A station fed the camera and, from the simulated log, every input the camera does not report."""
+    from referee_station.station.orchestrator import Station
+    from referee_station.table.corrections import CorrectingReferee
+    from vision.pipeline import seen_by_camera
+
+    return Station(CorrectingReferee(), pipeline=pipeline, others=[e for e in events if not seen_by_camera(e)])
 
 
 def main() -> None:
@@ -148,6 +176,9 @@ def main() -> None:
     parser.add_argument("--fps", type=float, default=10.0)
     parser.add_argument("--until", type=float, help="only the first S seconds of each match")
     parser.add_argument("--json", help="also write every figure to this file")
+    parser.add_argument("--deals", type=int, default=20, help="deals per simulated match (default 20)")
+    parser.add_argument("--violations", type=float, default=0.0, help="injected violation rate (default 0)")
+    parser.add_argument("--referee", action="store_true", help="referee the match: false flags per match")
     args = parser.parse_args()
     results = [run_match(seed, args) for seed in args.seeds]
     errors = sorted(e for r in results for e in r["time_errors"])
@@ -185,6 +216,8 @@ def main() -> None:
         "camera_moved_warnings": sum(len(r["warnings"]) for r in results),
         "wrong": [w for r in results for w in r["wrong"]][:10],
     }
+    if args.referee:
+        summary["flags_per_match"] = [{"seed": r["seed"], **r["flags"]} for r in results]
     print(json.dumps(summary, indent=1))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:

@@ -17,8 +17,8 @@ import sys
 from referee_station.log.jsonl import read_jsonl
 from referee_station.log.replay import LogNotFound
 from referee_station.log.store import EventStore, is_sqlite
+from referee_station.table.corrections import CorrectingReferee
 from referee_station.table.events import Record
-from referee_station.table.referee import TableReferee
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -70,7 +70,7 @@ def run_import(args: argparse.Namespace) -> int:
         print(f"{args.log}:{error.line}: skipped: {error.message}", file=sys.stderr)
     chosen: list[Record] = [item.record for item in records]
     if args.replay:
-        referee = TableReferee(auto_confirm=args.auto_confirm)
+        referee = CorrectingReferee(auto_confirm=args.auto_confirm)
         chosen = [out for record in chosen if record.IS_INPUT for out in (record, *referee.feed(record))]
     with EventStore(args.db) as store:
         count = store.append_many(args.table, chosen)

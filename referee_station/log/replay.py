@@ -14,8 +14,8 @@ from pathlib import Path
 from referee_station.log.jsonl import LineError, NumberedRecord, iter_lines, read_jsonl
 from referee_station.log.store import EventStore, is_sqlite
 from referee_station.table.config import RulesConfig
+from referee_station.table.corrections import CorrectingReferee
 from referee_station.table.events import Output
-from referee_station.table.referee import TableReferee
 
 
 class LogNotFound(ValueError):
@@ -61,7 +61,7 @@ def replay(
     inputs: Iterable[NumberedRecord], config: RulesConfig | None = None, *, auto_confirm: bool = False
 ) -> Iterator[tuple[int, Output]]:
     """Feed the inputs, in order, to a fresh referee; yield each output with the line that caused it."""
-    referee = TableReferee(config, auto_confirm=auto_confirm)
+    referee = CorrectingReferee(config, auto_confirm=auto_confirm)
     for item in inputs:
         for output in referee.feed(item.record):
             yield item.line, output

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from referee_station.log.store import EventStore
 from referee_station.table.config import RulesConfig
+from referee_station.table.corrections import CorrectingReferee
 from referee_station.table.events import Output, Record, parse_line
-from referee_station.table.referee import TableReferee
 
 
 class ReplayMismatch(RuntimeError):
@@ -21,14 +21,14 @@ class ReplayMismatch(RuntimeError):
 
 
 class TableStation:
-    """A :class:`TableReferee` whose every fed event is logged before it is acknowledged."""
+    """A :class:`CorrectingReferee` whose every fed event is logged before it is acknowledged."""
 
     def __init__(
         self, store: EventStore, table_id: str, config: RulesConfig | None = None, *, auto_confirm: bool = False
     ) -> None:
         self.store = store
         self.table_id = table_id
-        self.referee = TableReferee(config, auto_confirm=auto_confirm)
+        self.referee = CorrectingReferee(config, auto_confirm=auto_confirm)
         self.inputs = 0
         """Input events fed so far (stored and replayed ones included)."""
 

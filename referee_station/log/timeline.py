@@ -3,7 +3,7 @@ rule ids, and the log line that caused each output (so a ruling can be checked a
 
 from __future__ import annotations
 
-from referee_station.table.events import Countdown, DealEnd, Flag, MatchEnd, Output, Penalty, Reading
+from referee_station.table.events import Countdown, DealEnd, Flag, MatchEnd, Output, Penalty, Reading, Withdrawn
 from referee_station.table.offences import OFFENCES, PENALTY_NAMES
 
 ACTION_NAMES: dict[str, str] = {
@@ -52,6 +52,9 @@ def describe(output: Output) -> str:
             fixed = f"{output.kind} {output.key}"
             return f"reading {output.seat}: {readings} fixed as {fixed} by {output.by}'s follow (R-WILD-3)"
         return f"reading {output.seat}: undeclared, reads as {readings}; a follow may beat any (R-WILD-3, R-PAT-11)"
+    if isinstance(output, Withdrawn):
+        which = f" #{output.flag}" if output.flag is not None else ""
+        return f"撤回 withdrawn {output.what}{which} (t={output.record.get('t', 0):.2f}): {output.reason}"
     return output.to_line()
 
 

@@ -31,8 +31,8 @@ from referee_station.station.director import DealDirector
 from referee_station.station.health import CameraState, CameraWatch, Notice
 from referee_station.station.round_gate import RoundGate
 from referee_station.station.setup import MatchSetup
+from referee_station.table.corrections import CorrectingReferee
 from referee_station.table.events import HEALTH_UNITS, Countdown, Flag, Health, Output, PlayCards, Record, Ruling
-from referee_station.table.referee import TableReferee
 from vision.pipeline import CameraPipeline, InputMerge
 
 MAX_PRELUDE = 4
@@ -109,7 +109,7 @@ class Hall(Protocol):
 class BareReferee:
     """A referee with no log behind it (tests, ``run`` without ``--log``)."""
 
-    def __init__(self, referee: TableReferee) -> None:
+    def __init__(self, referee: CorrectingReferee) -> None:
         self.referee = referee
 
     def submit(self, event: Record) -> list[Output]:
@@ -121,7 +121,7 @@ class Station:
 
     def __init__(
         self,
-        referee: TableReferee,
+        referee: CorrectingReferee,
         sink: Sink | None = None,
         *,
         pipeline: CameraPipeline | None = None,

@@ -21,8 +21,8 @@ from referee_station.log.store import EventStore
 from referee_station.station.orchestrator import Sink, Station
 from referee_station.station.round_gate import RoundGate
 from referee_station.station.setup import MatchSetup
+from referee_station.table.corrections import CorrectingReferee
 from referee_station.table.events import Countdown, Flag, Output, Record
-from referee_station.table.referee import TableReferee
 from vision.calibrate import Calibration, calibration_path, from_markers
 from vision.capture import CaptureError, open_source, paced
 from vision.layout import Layout
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 class JsonlSink:
     """A referee whose every input and output is written to a JSON Lines log as it happens."""
 
-    def __init__(self, referee: TableReferee, out: TextIO) -> None:
+    def __init__(self, referee: CorrectingReferee, out: TextIO) -> None:
         self.referee = referee
         self.out = out
 
@@ -53,7 +53,7 @@ class OpenedLog:
     """The referee, what feeds it (``None``: the referee alone), the hall link, and the table time
     where the clock resumes (the last stored event's, 0 for a new log)."""
 
-    referee: TableReferee
+    referee: CorrectingReferee
     sink: Sink | None
     hall: StationLink | None
     offset: float
@@ -79,7 +79,7 @@ def open_log(
         return OpenedLog(station.referee, linked, linked.link, offset)
     if getattr(args, "broker", None):
         raise ValueError("--broker needs a SQLite --log (the hall sends what the log holds)")
-    referee = TableReferee(auto_confirm=auto_confirm)
+    referee = CorrectingReferee(auto_confirm=auto_confirm)
     if log:
         out = stack.enter_context(open(log, "w", encoding="utf-8"))  # noqa: SIM115 (the stack closes it)
         return OpenedLog(referee, JsonlSink(referee, out), None, 0.0)

@@ -51,7 +51,10 @@ class RulesConfig:
     """False at a table without seat units: no report can reach the station, so none is demanded and
     R-REPORT-1/2 is left to the floor referee (the station writes it into the match line)."""
     min_confidence: float = 0.9
-    """Vision reads below this confidence are flagged for a look, never penalised."""
+    """Vision reads below this confidence are held pending and judged under every close reading (#30)."""
+    read_margin: float = 0.5
+    """A card's alternative reading is close when its probability is within this of the card's best one
+    (``play.alternatives``): the readings a doubtful play is judged under (docs/corrections.md)."""
     level_diff_base: int = 13
     """R-MATCH-2a: level difference d gives 13 + d / 13 - d (clipped 0..26)."""
     forfeit_points: tuple[int, int] = (17, 0)

@@ -440,6 +440,55 @@ class Sign(Record):
         return cls(_time(obj, cls.TYPE), side)
 
 
+def _reason(obj: Mapping[str, Any], kind: str) -> str:
+    reason = obj.get("reason", "")
+    if not isinstance(reason, str) or len(reason) > 500:
+        raise EventError(f"{kind}: field 'reason' must be text of at most 500 characters, got {_shown(reason)}")
+    return reason
+
+
+@dataclass(frozen=True)
+class Settle(Record):
+    """A correction: the play, tribute or return that ``seat`` made at table time ``at`` was really
+    ``cards`` (a doubtful read settled, a manual entry fixing a read, a wrong tribute entered late).
+    The referee's outputs from that point are recomputed by replaying the log with it (docs/corrections.md)."""
+
+    TYPE: ClassVar[str] = "settle"
+    at: float = 0.0
+    seat: str = "E"
+    cards: tuple[str, ...] = ()
+    reason: str = ""
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Settle:
+        kind = cls.TYPE
+        at = _number(_need(obj, "at", kind))
+        if at is None or at < 0:
+            raise EventError(f"settle: field 'at' must be the table time of the event settled, got {_shown(obj['at'])}")
+        cards = _cards(_need(obj, "cards", kind), kind, "cards")
+        if not cards:
+            raise EventError("settle: field 'cards' is empty")
+        return cls(_time(obj, kind), at, _seat(obj, kind), cards, _reason(obj, kind))
+
+
+@dataclass(frozen=True)
+class Reverse(Record):
+    """A ruling reversed with a reason: the last ruling on ``flag`` counts as the other decision, and
+    the ladder, the deals and the score are recomputed from the log (R-PEN; docs/corrections.md)."""
+
+    TYPE: ClassVar[str] = "reverse"
+    flag: int = 0
+    reason: str = ""
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Reverse:
+        kind = cls.TYPE
+        reason = _reason(obj, kind)
+        if not reason.strip():
+            raise EventError("reverse: field 'reason' is needed: a ruling is reversed for a stated reason")
+        return cls(_time(obj, kind), _int(_need(obj, "flag", kind), kind, "flag", 1, 10**9), reason)
+
+
 # ---------------------------------------------------------------------------------------------
 # Outputs
 
@@ -496,6 +545,8 @@ def _typed(value: Any, hint: Any, where: str) -> Any:
     elif hint is str:
         if isinstance(value, str):
             return value
+    elif hint is Any:
+        return value
     elif origin is tuple:
         if isinstance(value, list):
             item = get_args(hint)[0]
@@ -523,10 +574,12 @@ def _hint_name(hint: Any) -> str:
 
 @dataclass(frozen=True)
 class Flag(Output):
-    """A proposed penalty or an anomaly (EVENTS.md offence codes), with the rule it cites."""
+    """A proposed penalty or an anomaly (EVENTS.md offence codes), with the rule it cites; ``cause``:
+    the doubtful read (its ``uncertain_read`` flag) pending when a strange event was raised, so the
+    alert queue groups it there."""
 
     TYPE: ClassVar[str] = "flag"
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"cards"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"cards", "cause"})
     id: int = 0
     seat: str | None = None
     side: str | None = None
@@ -536,6 +589,7 @@ class Flag(Output):
     detail: str = ""
     detail_zh: str = ""
     cards: tuple[str, ...] | None = None
+    cause: int | None = None
 
 
 @dataclass(frozen=True)
@@ -605,19 +659,35 @@ class Reading(Output):
     by: str | None = None
 
 
+@dataclass(frozen=True)
+class Withdrawn(Output):
+    """An output that no longer holds after a correction (``settle``, ``reverse``): the replayed log
+    does not give it. ``record`` is the withdrawn output as it was sent; ``flag`` its flag id (a flag,
+    or the flag a penalty step came from). Never silent: this line is the audit trail."""
+
+    TYPE: ClassVar[str] = "withdrawn"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"flag"})
+    what: str = ""
+    reason: str = ""
+    record: dict[str, Any] = field(default_factory=dict)
+    flag: int | None = None
+
+
 INPUT_TYPES: dict[str, type[Record]] = {
     cls.TYPE: cls
-    for cls in (MatchStart, DealStart, Tribute, Return, PlayCards, Pass, Report, Clear, Tick, Health, Ruling, TimeCall,
-                Sign)
+    for cls in (
+        MatchStart, DealStart, Tribute, Return, PlayCards, Pass, Report, Clear, Tick, Health, Ruling, TimeCall, Sign,
+        Settle, Reverse,
+    )
 }  # fmt: skip
 OUTPUT_TYPES: dict[str, type[Record]] = {
-    cls.TYPE: cls for cls in (Flag, Penalty, Countdown, DealEnd, MatchEnd, Reading)
+    cls.TYPE: cls for cls in (Flag, Penalty, Countdown, DealEnd, MatchEnd, Reading, Withdrawn)
 }
 RECORD_TYPES: dict[str, type[Record]] = INPUT_TYPES | OUTPUT_TYPES
 
 InputEvent = (
     MatchStart | DealStart | Tribute | Return | PlayCards | Pass | Report | Clear | Tick | Health | Ruling
-    | TimeCall | Sign
+    | TimeCall | Sign | Settle | Reverse
 )
 
 

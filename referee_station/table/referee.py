@@ -16,15 +16,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee_station.rules import (
+    Card,
     Declaration,
     DeclarationError,
     DoesNotBeatError,
     DuplicateCardError,
     IllegalPatternError,
+    Kind,
     Play,
     RulesError,
     classify,
@@ -144,8 +146,17 @@ class FlagState:
 class TableReferee:
     """Reads one table's events, returns what a referee must know (EVENTS.md outputs)."""
 
-    def __init__(self, config: RulesConfig | None = None, *, auto_confirm: bool = False) -> None:
+    def __init__(
+        self,
+        config: RulesConfig | None = None,
+        *,
+        auto_confirm: bool = False,
+        flag_ids: Callable[[TableReferee, Flag], int] | None = None,
+    ) -> None:
         self.base_config = config or RulesConfig()
+        self.flag_ids = flag_ids
+        """Numbers a new flag (given with ``id`` 0); by default flags count 1, 2, 3... The correcting
+        referee (``table.corrections``) passes one that keeps a flag's number across replays."""
         self.config = self.base_config
         self.auto_confirm = auto_confirm
         self.now = 0.0
@@ -220,7 +231,7 @@ class TableReferee:
             penalty = "warning" if self.config.wrong_play_stops and offence in WRONG_PLAYS else spec.penalty
         flag = Flag(
             t=t,
-            id=len(self.flags) + 1,
+            id=0,
             seat=seat,
             side=SIDE_OF[seat] if seat else None,
             offence=offence,
@@ -230,6 +241,7 @@ class TableReferee:
             detail_zh=f"{spec.zh}（{spec.rule}）",
             cards=cards,
         )
+        flag = replace(flag, id=self.flag_ids(self, flag) if self.flag_ids else len(self.flags) + 1)
         self.flags[flag.id] = FlagState(flag, self.deal.number if self.deal else 0)
         self._emit(flag)
         if self.auto_confirm and penalty != "anomaly":
@@ -238,6 +250,15 @@ class TableReferee:
 
     def _strange(self, t: float, seat: str | None, detail: str) -> None:
         self._flag(t, "strange_event", seat if seat in SEATS else None, detail)
+
+    def note(
+        self, t: float, offence: str, seat: str | None, detail: str, cards: tuple[str, ...] | None
+    ) -> list[Output]:
+        """Raise an anomaly found outside the rules core (a doubtful read, a correction that names no
+        event): a flag like any other, so that a ruling on it is known here."""
+        self._out = []
+        self._flag(t, offence, seat if seat in SEATS else None, detail, cards, penalty="anomaly")
+        return self._out
 
     # -- time (R-TIME) ----------------------------------------------------------------------
 
@@ -543,6 +564,36 @@ class TableReferee:
         )
         if len(readings) > 1:
             self._emit(Reading(t=ev.t, seat=ev.seat, cards=ev.cards, status="open", readings=_named(readings)))
+        self._laid(ev)
+
+    def lay_unread(self, ev: PlayCards) -> list[Output]:
+        """A play read too doubtfully to know its cards (#30, ``table.doubt``): the seat to act laid
+        ``len(ev.cards)`` cards, taken as a legal play; the next follow is judged as a lead would be,
+        and the cards count neither for the hand nor for the copies seen."""
+        self._out = []
+        deal = self.deal
+        if deal is None or deal.phase != "play" or ev.seat != deal.to_act:
+            return self.feed(ev)  # nothing to lay it on: judged as read
+        self.now = max(self.now, ev.t)
+        self._check_clocks(ev.t)
+        if not deal.first_play_done:
+            deal.first_play_done = True
+            self._exchange_hands(deal)
+        if not self._count_action(ev.t):
+            return self._out
+        seat = deal.seats[ev.seat]
+        seat.count = max(0, seat.count - len(ev.cards))
+        unread = Play(Kind.SINGLE, None, len(ev.cards), tuple(Card.parse(code) for code in ev.cards))
+        deal.last, deal.readings, deal.passes = (ev.seat, unread), (), 0
+        deal.history.append({"t": ev.t, "seat": ev.seat, "cards": list(ev.cards), "kind": "unread", "key": None})
+        self._laid(ev)
+        return self._out
+
+    def _laid(self, ev: PlayCards) -> None:
+        """After a play lies: the clock stops, the seat goes out or owes a report, the turn moves on."""
+        deal = self.deal
+        assert deal is not None
+        seat = deal.seats[ev.seat]
         deal.clocks.pop(ev.seat, None)
         seat.reported = None
         if seat.count == 0:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee_station.table.corrections import CorrectingReferee
 from referee_station.table.events import parse_record
 from referee_station.table.referee import TableReferee
 
@@ -16,8 +17,10 @@ def eight(rank: str) -> str:
 class Table:
     """Feeds events with increasing times and keeps every output as a JSON dict."""
 
-    def __init__(self, *, auto_confirm: bool = True, step: float = 1.0, **match: Any) -> None:
-        self.referee = TableReferee(auto_confirm=auto_confirm)
+    def __init__(self, *, auto_confirm: bool = True, step: float = 1.0, correcting: bool = False, **match: Any) -> None:
+        self.referee: TableReferee | CorrectingReferee = (
+            CorrectingReferee(auto_confirm=auto_confirm) if correcting else TableReferee(auto_confirm=auto_confirm)
+        )
         self.t = 0.0
         self.step = step
         self.outputs: list[dict[str, Any]] = []

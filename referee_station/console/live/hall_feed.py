@@ -4,7 +4,7 @@ updates (``TableUpdate``), so the head referee's window is the same console as a
 Why a shadow referee per table: the console models are built from the referee's ``snapshot()`` (the
 deal, the clocks, the open flags, the ladder), and the bus carries only the log. The referee is a
 pure state machine whose outputs are a function of its inputs (DESIGN.md), so feeding each table's
-input records, in log order, to a ``TableReferee`` of our own gives the station's state and its
+input records, in log order, to a ``CorrectingReferee`` of our own gives the station's state and its
 outputs at once, with no wait for the outputs' own messages. Those messages are still checked
 against what the shadow produced: a difference (another rules configuration at the station, a
 record missing) is reported as a ``FeedWarning``, never hidden.
@@ -30,8 +30,8 @@ from typing import Any, Protocol
 from referee_station.console.models.update import TableUpdate
 from referee_station.hall.evidence import Evidence, jpeg_frame
 from referee_station.hall.topics import Envelope
+from referee_station.table.corrections import CorrectingReferee
 from referee_station.table.events import EventError, Flag, Ruling, parse_line
-from referee_station.table.referee import TableReferee
 
 TABLE = "table"
 """``who`` of a table's own records (its camera, seat units and its own referee's entries)."""
@@ -80,7 +80,7 @@ class _Shadow:
     """One table's log as the head has followed it."""
 
     log: str
-    referee: TableReferee
+    referee: CorrectingReferee
     last_seq: int = 0
     seen: set[int] = field(default_factory=set)
     expected: deque[str] = field(default_factory=deque)
@@ -174,7 +174,7 @@ class HallFeed:
         if shadow is None or shadow.log != log:
             if shadow is not None:
                 self._warn(table, t, f"a new station log {log} (was {shadow.log}): the table is followed afresh")
-            shadow = self._shadows[table] = _Shadow(log, TableReferee())
+            shadow = self._shadows[table] = _Shadow(log, CorrectingReferee())
         return shadow
 
     def _input(self, envelope: Envelope, record: Any, shadow: _Shadow) -> None:

@@ -21,8 +21,8 @@ from referee_station.console.live.devices import DeviceBridge
 from referee_station.console.live.feed import FrameSource, TableFeed
 from referee_station.console.models.update import TableUpdate
 from referee_station.station.orchestrator import Fed, Source, Station, Step
+from referee_station.table.corrections import CorrectingReferee
 from referee_station.table.events import Flag, Pass, PlayCards, Record, Report
-from referee_station.table.referee import TableReferee
 from vision.topview import top_view
 
 
@@ -39,7 +39,7 @@ class TableRunner:
         auto_confirm: bool = False,
     ) -> None:
         self.name = name
-        self.referee = TableReferee(auto_confirm=auto_confirm)
+        self.referee = CorrectingReferee(auto_confirm=auto_confirm)
         self.camera = camera
         self.video = camera if isinstance(camera, CameraTable) else None
         """A rendered camera whose frames the station reads (else the feed holds the plays)."""

@@ -9,17 +9,22 @@ the head referee's one queue over the whole hall shows what matters most at the 
 elsewhere (at its table, or by another head console) leaves the queue when that ``ruling`` arrives.
 With ``auto_confirm`` (the headless demo) the referee confirmed the flag itself
 and the alert arrives answered by ``auto``.
+
+Doubtful reads (docs/corrections.md): an ``uncertain_read`` alert of a pending play carries its
+readings, settled in one click (``settle``); ``strange_event`` flags that name it as their ``cause``
+are grouped under it instead of flooding the queue; a ``withdrawn`` flag leaves the queue with its
+reason; an answered alert's ruling can be reversed with a reason (``reverse``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from referee_station.console.models.i18n import tr
 from referee_station.console.models.signal import Signal
 from referee_station.console.models.update import TableUpdate
-from referee_station.table.events import NEXT_SEAT, Flag, Ruling
+from referee_station.table.events import NEXT_SEAT, Flag, Reverse, Ruling, Settle, Withdrawn
 
 SEVERITY: tuple[str, ...] = ("anomaly", "warning", "infraction", "foul", "match_loss", "disqualification")
 """Proposed penalties, least severe first (RULES.md section 9; an anomaly is not a penalty)."""
@@ -40,6 +45,12 @@ class Alert:
     decision: str | None = None
     stop_next: bool = False
     who: str | None = None
+    readings: tuple[tuple[str, ...], ...] = ()
+    """A pending read's readings, best first (its ``uncertain_read`` flag): what ``settle`` offers."""
+    grouped: list[Flag] = field(default_factory=list)
+    """Strange events that follow from this doubtful read (their ``cause``)."""
+    withdrawn: str | None = None
+    """Why the referee withdrew the flag after a correction."""
 
     @property
     def key(self) -> AlertKey:
@@ -65,16 +76,23 @@ class Alert:
         proposed penalty."""
         seat = tr(self.flag.seat, lang) if self.flag.seat else "—"
         where = f"{self.table} " if table else ""
+        more = f" (+{len(self.grouped)})" if self.grouped else ""
         if lang == "zh":
-            return f"{where}{seat}：{self.flag.detail_zh} → {tr(self.flag.penalty, lang)}"
-        return f"{where}{seat}: {self.flag.detail} → {tr(self.flag.penalty, lang)}"
+            return f"{where}{seat}：{self.flag.detail_zh} → {tr(self.flag.penalty, lang)}{more}"
+        return f"{where}{seat}: {self.flag.detail} → {tr(self.flag.penalty, lang)}{more}"
+
+    @property
+    def can_reverse(self) -> bool:
+        """A ruling a referee made (not the demo's automatic one) can be reversed with a reason."""
+        return self.decision in ("confirm", "dismiss") and self.who != "auto" and self.withdrawn is None
 
 
 class AlertQueue:
     """Pending and answered alerts of the whole hall.
 
     Signals: ``added(alert)`` for a new pending alert, ``answered(alert)`` when it leaves the queue,
-    ``framed(alert)`` when its camera frame arrives after it (the head console's evidence).
+    ``framed(alert)`` when its camera frame arrives after it (the head console's evidence),
+    ``grouped(alert)`` when a strange event was grouped under it.
     """
 
     def __init__(self) -> None:
@@ -83,15 +101,25 @@ class AlertQueue:
         self.added = Signal()
         self.answered_signal = Signal()
         self.framed = Signal()
+        self.grouped = Signal()
 
     def apply(self, update: TableUpdate) -> None:
         if isinstance(update.event, Ruling):
             self._ruled_elsewhere(update.table, update.event, update.who)
         open_ids = set(update.snapshot.get("open_flags", []))
+        pending_reads = {p["flag"]: p["readings"] for p in update.snapshot.get("pending", [])}
         for out in update.outputs:
+            if isinstance(out, Withdrawn) and out.what == "flag" and out.flag is not None:
+                self._withdraw((update.table, out.flag), out.reason)
             if not isinstance(out, Flag):
                 continue
+            cause = self._find((update.table, out.cause)) if out.cause is not None else None
+            if cause is not None and out.offence == "strange_event":
+                cause.grouped.append(out)
+                self.grouped.emit(cause)
+                continue
             alert = Alert(update.table, out, update.produced, update.frame)
+            alert.readings = tuple(tuple(cards) for cards in pending_reads.get(out.id, ()))
             if out.penalty != "anomaly" and out.id not in open_ids:  # the referee auto-confirmed it
                 alert.decision, alert.who = "confirm", "auto"
                 self.answered.append(alert)
@@ -134,6 +162,43 @@ class AlertQueue:
 
     def get(self, key: AlertKey) -> Alert | None:
         return next((a for a in self.pending if a.key == key), None)
+
+    def _find(self, key: AlertKey) -> Alert | None:
+        return next((a for a in self.pending + self.answered if a.key == key), None)
+
+    def _withdraw(self, key: AlertKey, reason: str) -> None:
+        alert = self._find(key)
+        if alert is None:
+            return
+        alert.withdrawn = reason
+        if alert in self.pending:
+            self.pending.remove(alert)
+            self.answered.append(alert)
+        self.answered_signal.emit(alert)
+
+    def settle(self, key: AlertKey, cards: tuple[str, ...], who: str, t: float) -> Settle:
+        """Settle a pending read as ``cards`` (one of its readings, or a referee's own entry) at table
+        time ``t``: the ``settle`` event for its table, whose replay withdraws what no longer holds."""
+        alert = self.get(key)
+        if alert is None or alert.flag.offence != "uncertain_read" or alert.flag.seat is None:
+            raise KeyError(f"no pending read {key}")
+        alert.decision, alert.who = "settle", who
+        self.pending.remove(alert)
+        self.answered.append(alert)
+        self.answered_signal.emit(alert)
+        return Settle(t=t, at=alert.flag.t, seat=alert.flag.seat, cards=tuple(cards), reason=f"settled by {who}")
+
+    def reverse(self, key: AlertKey, reason: str, who: str, t: float) -> Reverse:
+        """Reverse an answered alert's ruling with a reason (R-PEN): the ``reverse`` event for its table."""
+        alert = self._find(key)
+        if alert is None or not alert.can_reverse:
+            raise KeyError(f"no ruling to reverse on {key}")
+        if not reason.strip():
+            raise ValueError("a ruling is reversed for a stated reason")
+        alert.decision = "dismiss" if alert.decision == "confirm" else "confirm"
+        alert.who = who
+        self.answered_signal.emit(alert)
+        return Reverse(t=t, flag=alert.flag.id, reason=reason)
 
     def answer(self, key: AlertKey, decision: str, who: str, t: float, *, stop_next: bool = False) -> Ruling:
         """Rule on a pending alert at table time ``t``; returns the ``ruling`` event for its table."""

@@ -63,6 +63,23 @@ class ConsoleModel:
         self.send.emit(table, ruling, self.referee)
         return True
 
+    def settle(self, key: AlertKey, cards: tuple[str, ...]) -> bool:
+        """Settle a pending doubtful read as ``cards`` (one click on a reading); the ``settle`` goes to
+        its table's referee, which replays its log (docs/corrections.md)."""
+        if not self.may_rule():
+            return False
+        event = self.alerts.settle(key, cards, self.referee, self.table(key[0]).now)
+        self.send.emit(key[0], event, self.referee)
+        return True
+
+    def reverse(self, key: AlertKey, reason: str) -> bool:
+        """Reverse a ruling with a reason; the ladder and the score are recomputed from the log."""
+        if not self.may_rule():
+            return False
+        event = self.alerts.reverse(key, reason, self.referee, self.table(key[0]).now)
+        self.send.emit(key[0], event, self.referee)
+        return True
+
     def enter(self, table: str, text: str) -> Record:
         """A manual entry for ``table`` (raises ``ManualEntryError`` with the reason)."""
         event = parse_entry(text, self.table(table).now)

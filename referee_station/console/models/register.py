@@ -15,7 +15,7 @@ from typing import Any
 
 from referee_station.console.models.signal import Signal
 from referee_station.console.models.update import TABLE_SOURCES, TableUpdate
-from referee_station.table.events import SIDES, Flag, Penalty, Ruling
+from referee_station.table.events import SIDES, Flag, Penalty, Reverse, Ruling, Withdrawn
 
 
 @dataclass(frozen=True)
@@ -63,10 +63,18 @@ class PenaltyRegister:
         after: dict[str, Any] = update.snapshot.get("ladder", before)
         self.ladders[update.table] = after
         steps = [o for o in update.outputs if isinstance(o, Penalty)]
-        self.penalties.setdefault(update.table, []).extend(steps)
+        listed = self.penalties.setdefault(update.table, [])
+        for gone in (o for o in update.outputs if isinstance(o, Withdrawn) and o.what == "penalty"):
+            match = next((p for p in listed if p.to_json() == gone.record), None)
+            if match is not None:
+                listed.remove(match)
+                steps.append(match)  # the register changed
+        listed.extend(o for o in update.outputs if isinstance(o, Penalty))
         ev = update.event
         change = ladder_change(before, after)
-        if isinstance(ev, Ruling):
+        if isinstance(ev, Reverse):
+            self._audit(update, update.who, f"reverse flag {ev.flag}: {ev.reason}", change or "no change")
+        elif isinstance(ev, Ruling):
             what = f"{ev.decision} flag {ev.flag}" + (" (stop next)" if ev.stop_next else "")
             self._audit(update, update.who, what, change or "no change")
         elif update.who not in TABLE_SOURCES:

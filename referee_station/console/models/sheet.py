@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from referee_station.console.models.i18n import tr
 from referee_station.console.models.signal import Signal
 from referee_station.console.models.update import TableUpdate
-from referee_station.table.events import DealEnd, DealStart, MatchEnd, MatchStart, Penalty
+from referee_station.table.events import DealEnd, DealStart, MatchEnd, MatchStart, Penalty, Withdrawn
 
 
 @dataclass
@@ -90,6 +90,18 @@ class RecordSheet:
     def sheet(self, table: str) -> MatchSheet:
         return self.sheets.setdefault(table, MatchSheet(table))
 
+    @staticmethod
+    def _withdraw(sheet: MatchSheet, out: Withdrawn) -> None:
+        """A penalty or the result a correction took back (docs/corrections.md); a deal's changed
+        result comes as its ``deal_end`` again."""
+        if out.what == "match_end":
+            sheet.result = None
+            return
+        text = f"{out.record.get('side')} {out.record.get('penalty')}"
+        row = next((r for r in reversed(sheet.rows) if text in r.penalties), None)
+        if row is not None:
+            row.penalties.remove(text)
+
     def apply(self, update: TableUpdate) -> None:
         sheet = self.sheet(update.table)
         ev = update.event
@@ -113,6 +125,8 @@ class RecordSheet:
                 row.levels_up, row.levels, row.foul = out.levels_up, dict(out.levels), out.foul
             elif isinstance(out, MatchEnd):
                 sheet.result = out
+            elif isinstance(out, Withdrawn) and out.what in ("penalty", "match_end"):
+                self._withdraw(sheet, out)
             else:
                 continue
             touched = True

@@ -24,6 +24,7 @@ from referee_station.table.events import (
     Report,
     Return,
     Tribute,
+    Withdrawn,
 )
 from referee_station.table.offences import VOIDING
 
@@ -117,6 +118,8 @@ class TableModel:
                 self.results.append(out)
             elif isinstance(out, MatchEnd):
                 self.match_end = out
+            elif isinstance(out, Withdrawn):  # a correction replayed the log (docs/corrections.md)
+                self._withdraw(out)
         if isinstance(ev, MatchStart):
             self.sides = {side: ev.sides.get(side, side) for side in ("EW", "NS")}
         elif isinstance(ev, DealStart):
@@ -136,6 +139,14 @@ class TableModel:
             )
             self.history.append(entry)
         self.changed.emit()
+
+    def _withdraw(self, out: Withdrawn) -> None:
+        if out.what == "flag" and out.flag is not None:
+            self.flags.pop(out.flag, None)
+        elif out.what == "deal_end":
+            self.results = [r for r in self.results if r.to_json() != out.record]
+        elif out.what == "match_end" and self.match_end is not None and self.match_end.to_json() == out.record:
+            self.match_end = None
 
     def _action(self, ev: PlayCards | Pass, before: dict[str, Any] | None, void: bool) -> None:
         if isinstance(ev, PlayCards):

@@ -81,6 +81,7 @@ class HeadWindow(ConsoleWindow):
         self.previous_table_action = QAction(self)
         self.who = QLabel()
         self.tabs.removeTab(self.tabs.indexOf(self.manual))
+        self.corrections.hide()  # the hall carries rulings only: a settle or a reversal is made at the station
         self.hall.timer.setInterval(TILES_MS)
         self.referee: str | None = None
         self.shown: AlertKey | None = None

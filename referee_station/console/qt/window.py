@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
 from referee_station.console.qt.alert_view import AlertView
+from referee_station.console.qt.correction_view import CorrectionView
 from referee_station.console.qt.hall_view import HallView
 from referee_station.console.qt.manual_view import ManualEntryView
 from referee_station.console.qt.register_view import RegisterView
@@ -30,6 +31,7 @@ class ConsoleWindow(QMainWindow):
         self.hall = HallView(model)
         self.table_view = TableView(model.lang)
         self.alerts = AlertView(model)
+        self.corrections = CorrectionView(model, self.alerts)
         self.register = RegisterView(model)
         self.manual = ManualEntryView(model)
         self.sheet = SheetView(model)
@@ -42,6 +44,7 @@ class ConsoleWindow(QMainWindow):
         left.setSizes([300, 600])
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.alerts)
+        right.addWidget(self.corrections)
         right.addWidget(self.tabs)
         right.setSizes([450, 450])
         main = QSplitter(Qt.Orientation.Horizontal)

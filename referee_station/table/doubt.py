@@ -1,0 +1,326 @@
+"""Doubtful reads (#30, #24 "know the game"): a play the camera is not sure of is judged under every
+close reading it could be, never applied as the reader's guess.
+
+A play is doubtful when it is read below ``RulesConfig.min_confidence``, or when its best reading is
+not a legal play here (not a pattern, does not beat the trick) or would be a third copy of a card seen
+this deal (two decks, R-CARD-1) while a close reading from ``PlayCards.alternatives`` is not. Then the
+table holds it pending: :class:`Judge` keeps one referee state (a "world") per reading, feeds every
+later event to each, and sends only the outputs every world agrees on, so a flag goes out only where
+it holds under every reading. A world under which a later action is void (the table played on as that
+reading would not allow: a follow that does not beat it, a turn out of order) is dropped while another
+allows it; settling the read as that reading replays the log and brings its flags back, so the prior
+never hides a violation from the referee, it only waits for the referee's look. A penalty is proposed
+from a read only when no close reading is legal. The pending read is settled by a ``settle`` input
+(``table.corrections``), which replays the log.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from referee_station.rules import RulesError, classify, follow_reading, parse_cards
+from referee_station.table.config import RulesConfig
+from referee_station.table.events import DealStart, Flag, Output, PlayCards, Record
+from referee_station.table.offences import VOIDING
+from referee_station.table.referee import TableReferee
+
+MAX_PER_CARD = 3
+"""Close readings kept per card (best first)."""
+MAX_READINGS = 8
+"""Readings one doubtful play is judged under (the most probable ones)."""
+MAX_WORLDS = 16
+"""Referee states kept at once; a doubtful play that would need more is judged under fewer readings."""
+UNREAD: tuple[str, ...] = ()
+"""The reading "some legal play of these many cards, which we cannot read" (``TableReferee.lay_unread``):
+what a play read below ``min_confidence`` may be when no alternative is known or none is legal."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One reading of a play: its cards, left to right, and the product of their probabilities."""
+
+    cards: tuple[str, ...]
+    p: float
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A doubtful play held pending: the readings it is judged under, and its ``uncertain_read`` flag,
+    raised at once when the read itself is not taken, else when the readings first disagree."""
+
+    flag: int | None
+    event: PlayCards
+    readings: tuple[tuple[str, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "flag": self.flag,
+            "t": self.event.t,
+            "seat": self.event.seat,
+            "cards": list(self.event.cards),
+            "readings": [list(cards) for cards in self.readings],
+        }
+
+
+def candidates(ev: PlayCards, margin: float) -> tuple[Candidate, ...]:
+    """The play's close readings, most probable first, the read cards first among equals.
+
+    Without ``alternatives`` (a tracker that sends only ``confidence``) the read is the only reading
+    known. Readings that are the same cards in another order are one reading."""
+    if ev.alternatives is None:
+        return (Candidate(ev.cards, 1.0 if ev.confidence is None else ev.confidence),)
+    per_card: list[list[tuple[str, float]]] = []
+    for code, alternatives in zip(ev.cards, ev.alternatives, strict=True):
+        best = max(p for _, p in alternatives)
+        close = [(c, p) for c, p in alternatives if p >= best - margin and c != code][: MAX_PER_CARD - 1]
+        read_p = next((p for c, p in alternatives if c == code), best)
+        per_card.append([(code, read_p), *close])
+    beam: list[Candidate] = [Candidate((), 1.0)]
+    for i, options in enumerate(per_card):  # the most probable partial readings only: a long play has many
+        grown = [Candidate((*c.cards, code), c.p * p) for c, (code, p) in itertools.product(beam, options)]
+        read = ev.cards[: i + 1]
+        beam = _distinct(sorted(grown, key=lambda c: (c.cards != read, -c.p)))[: MAX_READINGS * 4]
+    return tuple(beam[:MAX_READINGS])
+
+
+def _distinct(readings: list[Candidate]) -> list[Candidate]:
+    """The first of the readings that are the same cards in another order."""
+    seen: set[tuple[str, ...]] = set()
+    out: list[Candidate] = []
+    for cand in readings:
+        key = tuple(sorted(cand.cards))
+        if key not in seen:
+            seen.add(key)
+            out.append(cand)
+    return out
+
+
+def as_sure(ev: PlayCards, cards: tuple[str, ...]) -> PlayCards:
+    """The play read as ``cards`` for certain: what a world is fed, and what a settled play becomes."""
+    return replace(ev, cards=cards, confidence=None, alternatives=None)
+
+
+def _legal(world: TableReferee, cards: tuple[str, ...]) -> bool:
+    """Whether ``cards`` are a legal pattern that beats the trick here (R-PAT, R-CMP, R-WILD-3): the
+    part of the rules core's judgement of a play that depends on the cards (the turn does not)."""
+    deal = world.deal
+    assert deal is not None
+    try:
+        plays = classify(parse_cards(cards), deal.level)
+    except RulesError:
+        return False
+    if not plays:
+        return False
+    return not deal.readings or follow_reading(plays, deal.readings, deal.level) is not None
+
+
+def _fits(world: TableReferee, ev: PlayCards, cards: tuple[str, ...]) -> bool:
+    """The ledger: no third copy of a card seen this deal, and in the seat's hand when it is known."""
+    deal = world.deal
+    if deal is None:
+        return True
+    laid = Counter(cards)
+    if any(deal.seen[card] + n > 2 for card, n in laid.items()):
+        return False
+    hand = deal.seats[ev.seat].hand  # the tribute exchange reaches the hands at the first play
+    return hand is None or not deal.first_play_done or not (laid - hand)
+
+
+def weigh(world: TableReferee, ev: PlayCards, config: RulesConfig) -> tuple[tuple[str, ...], ...] | None:
+    """The readings a doubtful play is to be judged under, best first; None when the play is judged
+    as read: a sure read that stands, or a sure one that no close reading would make legal (a wrong
+    play read with confidence is still a wrong play). Read below ``min_confidence`` with no
+    alternative known (``confidence`` alone), the play may also be a legal one nobody read
+    (:data:`UNREAD`); with no legal reading at all, that is the only one."""
+    deal = world.deal
+    if deal is None or deal.phase != "play" or world.match_over or ev.seat != deal.to_act:
+        return None  # out of turn, or no trick to play to, whatever the cards: judged as read
+    low = ev.confidence is not None and ev.confidence < config.min_confidence
+    if not low and (ev.alternatives is None or (_fits(world, ev, ev.cards) and _legal(world, ev.cards))):
+        return None
+    legal = [c.cards for c in candidates(ev, config.read_margin) if _legal(world, c.cards)]
+    if not legal:
+        return (UNREAD,) if low else None
+    chosen = tuple([c for c in legal if _fits(world, ev, c)] or legal)
+    if not low:
+        return None if chosen == (ev.cards,) else chosen
+    return chosen if ev.alternatives is not None else (*chosen, UNREAD)
+
+
+def _describe(cards: Iterable[str]) -> str:
+    return " ".join(cards)
+
+
+class FlagIds:
+    """Flag numbers shared by every world and every replay: the same flag (same content, the n-th
+    such in its world) keeps its number, so a ruling names the same flag after a correction."""
+
+    def __init__(self) -> None:
+        self._ids: dict[tuple[Any, ...], int] = {}
+
+    def __call__(self, world: TableReferee, flag: Flag) -> int:
+        key = _content(flag)
+        n = sum(1 for state in world.flags.values() if _content(state.flag) == key)
+        return self._ids.setdefault((*key, n), len(self._ids) + 1)
+
+
+def _content(flag: Flag) -> tuple[Any, ...]:
+    """What makes a flag the same flag in two worlds: its words may name the world's state ("N is to
+    act"), so they are left out."""
+    return (flag.t, flag.offence, flag.seat, flag.penalty, flag.cards)
+
+
+def same(output: Output) -> str:
+    """An output as compared across worlds and replays: a flag without its words and its grouping
+    (``cause``), which say how it was shown, not whether it holds."""
+    if isinstance(output, Flag):
+        output = replace(output, detail="", detail_zh="", cause=None)
+    return output.to_line()
+
+
+def _fingerprint(world: TableReferee) -> tuple[Any, ...]:
+    """What decides the rest of the match: worlds equal in it may be merged at a new deal."""
+    return (
+        dict(world.levels),
+        world.next_level,
+        world.deals_played,
+        world.last_order,
+        world.last_foul,
+        world.match_over,
+        world.pending_end,
+        world.ladder.snapshot(),
+    )
+
+
+def _core(world: TableReferee) -> tuple[Any, ...]:
+    """Where play stands, for worlds to converge: only between tricks (no play to beat)."""
+    deal = world.deal
+    if deal is None or deal.last is not None:
+        return (id(world),)  # within a trick the readings still matter: never equal
+    seats = tuple((s.count, s.report_due, s.reported, s.stopped) for s in deal.seats.values())
+    clocks = tuple(sorted((seat, c.action, c.deadline) for seat, c in deal.clocks.items()))
+    return (_fingerprint(world), deal.number, deal.phase, deal.to_act, deal.order, seats, clocks)
+
+
+def common(per_world: list[list[Output]]) -> list[Output]:
+    """The outputs every world gave (:func:`same`), in the first world's order and words (counted, so two
+    equal lines stay two)."""
+    first, *others = per_world
+    if not others:
+        return first
+    counts = [Counter(same(o) for o in outs) for outs in others]
+    out: list[Output] = []
+    for output in first:
+        line = same(output)
+        if all(c[line] > 0 for c in counts):
+            for c in counts:
+                c[line] -= 1
+            out.append(output)
+    return out
+
+
+class Judge:
+    """The table's referee over its worlds: one :class:`TableReferee` per reading of the pending plays."""
+
+    def __init__(self, config: RulesConfig | None, *, auto_confirm: bool, ids: FlagIds) -> None:
+        self.ids = ids
+        self.worlds: list[TableReferee] = [TableReferee(config, auto_confirm=auto_confirm, flag_ids=ids)]
+        self.pending: list[Pending] = []
+
+    @property
+    def main(self) -> TableReferee:
+        """The world of every pending play's best reading: the state the console shows."""
+        return self.worlds[0]
+
+    def feed(self, event: Record) -> list[Output]:
+        if isinstance(event, DealStart):
+            self._merge()
+        if isinstance(event, PlayCards):
+            readings = weigh(self.main, event, self.main.config)
+            if readings is not None:
+                return self._hold(event, readings)
+        per_world = [world.feed(event) for world in self.worlds]
+        voided = [any(isinstance(o, Flag) and o.offence in VOIDING for o in outs) for outs in per_world]
+        dropped = any(voided) and not all(voided)
+        if dropped:  # the table played on as only some readings allow: keep those
+            kept = [(w, outs) for w, outs, void in zip(self.worlds, per_world, voided, strict=True) if not void]
+            self.worlds, per_world = [w for w, _ in kept], [outs for _, outs in kept]
+        out = self._judged(per_world, dropped=dropped)
+        self._converge()
+        return out
+
+    def open_flags(self) -> list[int]:
+        """Flags awaiting a ruling in every world: the ones that went out."""
+        opened = [set(w.snapshot()["open_flags"]) for w in self.worlds]
+        return sorted(set.intersection(*opened))
+
+    def note(
+        self, t: float, offence: str, seat: str | None, detail: str, cards: tuple[str, ...] | None
+    ) -> list[Output]:
+        """An anomaly raised in every world (so its number and its ruling are known in each)."""
+        return common([world.note(t, offence, seat, detail, cards) for world in self.worlds])
+
+    def _hold(self, ev: PlayCards, readings: tuple[tuple[str, ...], ...]) -> list[Output]:
+        readings = readings[: max(1, MAX_WORLDS // len(self.worlds))]
+        pending = Pending(None, ev, readings)
+        out: list[Output] = []
+        if ev.cards not in readings:  # the read is not taken: the referee is told at once
+            out, pending = self._raise(pending)
+        per_world: list[list[Output]] = []
+        worlds: list[TableReferee] = []
+        for cards in readings:
+            for world in self.worlds:
+                branch = copy.deepcopy(world, {id(self.ids): self.ids})
+                per_world.append(branch.feed(as_sure(ev, cards)) if cards else branch.lay_unread(ev))
+                worlds.append(branch)
+        self.worlds = worlds
+        self.pending.append(pending)
+        return out + self._judged(per_world, dropped=False)
+
+    def _raise(self, pending: Pending) -> tuple[list[Output], Pending]:
+        """The pending read's ``uncertain_read`` flag, naming its readings, raised in every world."""
+        ev = pending.event
+        confidence = "" if ev.confidence is None else f" at confidence {ev.confidence:.2f}"
+        names = " | ".join(_describe(cards) if cards else "(not read)" for cards in pending.readings)
+        detail = f"read {_describe(ev.cards)}{confidence}; judged under every close reading until settled: {names}"
+        out = self.note(ev.t, "uncertain_read", ev.seat, detail, ev.cards)
+        return out, replace(pending, flag=next(o.id for o in out if isinstance(o, Flag)))
+
+    def _judged(self, per_world: list[list[Output]], *, dropped: bool) -> list[Output]:
+        """What goes out of the worlds' outputs for one event: the common ones; when the readings
+        disagreed (a flag held back, a reading dropped), first the flags of the reads pending unflagged."""
+        sent = common(per_world)
+        flags = [Counter(same(o) for o in outs if isinstance(o, Flag)) for outs in per_world]
+        out: list[Output] = []
+        if dropped or any(f != flags[0] for f in flags):
+            for i, pending in enumerate(self.pending):
+                if pending.flag is None:
+                    raised, self.pending[i] = self._raise(pending)
+                    out += raised
+        return out + self._grouped(sent)
+
+    def _grouped(self, outputs: list[Output]) -> list[Output]:
+        """Strange events raised while a read is pending name it as their cause (grouped in the queue)."""
+        cause = next((p.flag for p in reversed(self.pending) if p.flag is not None), None)
+        if cause is None:
+            return outputs
+        return [replace(o, cause=cause) if isinstance(o, Flag) and o.offence == "strange_event" else o for o in outputs]
+
+    def _converge(self) -> None:
+        """Worlds that stand at the same point of play (a trick over, the same seat to lead with the
+        same cards left, the same ladder) judge the rest alike: one is kept. What only another held
+        back comes again if the read is settled (the replay)."""
+        if len(self.worlds) > 1 and all(_core(w) == _core(self.main) for w in self.worlds):
+            self.worlds = [self.main]
+
+    def _merge(self) -> None:
+        """At a new deal, worlds that agree on everything that decides the rest of the match are one:
+        the pending reads of the deal before no longer change a ruling to come."""
+        if all(_fingerprint(w) == _fingerprint(self.main) for w in self.worlds):
+            self.worlds = [self.main]
+            self.pending = []

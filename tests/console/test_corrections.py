@@ -1,0 +1,81 @@
+"""Corrections at the console (#30): a pending read settled in one click, strange events grouped under
+their doubtful read, a ruling reversed with a reason; the table's referee replays and withdraws."""
+
+from referee_station.console.qt.alert_view import AlertView
+from referee_station.console.qt.correction_view import CorrectionView
+from referee_station.table.events import Reverse, Settle
+from tests.console.helpers import RecordingTable, Wired
+
+
+def misread_lead():
+    """E leads 3h read as Kh at low confidence (3h the close alternative); N follows 5h, which beats
+    3h only (R-CMP); then a return nobody owes: a strange event while the read is pending."""
+    table = RecordingTable()
+    table.deal("E")
+    table.play("E", "Kh", confidence=0.3, alternatives=[[["Kh", 0.5], ["3h", 0.4]]])
+    table.play("N", "5h")
+    table.feed({"type": "return", "seat": "W", "card": "4s"})
+    table.pass_("S")  # out of turn under either reading (N or W is to act): a real warning
+    return table.records
+
+
+def test_a_pending_read_is_one_alert_with_its_strange_events_grouped_and_settled_in_one_click(qtbot) -> None:
+    wired = Wired({"T1": misread_lead()})
+    sent = []
+    wired.model.send.connect(lambda table, event, who: sent.append(event))
+    alerts = AlertView(wired.model)
+    corrections = CorrectionView(wired.model, alerts)
+    qtbot.addWidget(alerts)
+    qtbot.addWidget(corrections)
+    wired.run()
+    pending = wired.model.alerts.pending
+    assert [a.flag.offence for a in pending] == ["out_of_turn_pass", "uncertain_read"]
+    read = pending[1]
+    assert read.readings == (("Kh",), ("3h",)) and [f.offence for f in read.grouped] == ["strange_event"]
+    assert read.text("en").endswith("(+1)")
+    alerts.select(read.key)
+    assert [b.text() for b in corrections.settle_buttons] == ["Kh", "3h"]
+    corrections.settle_buttons[1].click()
+    assert isinstance(sent[-1], Settle) and sent[-1].cards == ("3h",) and sent[-1].at == read.flag.t
+    wired.run()
+    assert read.withdrawn is not None and "settled as 3h" in read.withdrawn
+    assert [a.flag.offence for a in wired.model.alerts.pending] == ["out_of_turn_pass"]
+    assert read.flag.id not in wired.model.table("T1").flags
+    assert [e.what for e in wired.model.register.audit if "settle" in e.what] != []
+
+
+def test_settling_as_read_brings_the_held_back_flag_to_the_queue(qtbot) -> None:
+    wired = Wired({"T1": misread_lead()})
+    wired.run()
+    read = next(a for a in wired.model.alerts.pending if a.flag.offence == "uncertain_read")
+    assert wired.model.settle(read.key, ("Kh",))
+    wired.run()
+    offences = [a.flag.offence for a in wired.model.alerts.pending]
+    assert "does_not_beat" in offences  # N's 5h under Kh (R-CMP), held back until now
+
+
+def test_a_confirmed_ruling_reversed_with_a_reason_leaves_the_register_and_the_ladder(qtbot) -> None:
+    wired = Wired({"T1": misread_lead()})
+    sent = []
+    wired.model.send.connect(lambda table, event, who: sent.append(event))
+    alerts = AlertView(wired.model)
+    corrections = CorrectionView(wired.model, alerts)
+    qtbot.addWidget(alerts)
+    qtbot.addWidget(corrections)
+    wired.run()
+    key = next(a.key for a in wired.model.alerts.pending if a.flag.offence == "out_of_turn_pass")
+    wired.model.rule(key, "confirm")
+    wired.run()
+    assert [p.penalty for p in wired.model.register.side_penalties("T1", "NS")] == ["warning"]
+    assert wired.model.sheet.sheet("T1").rows[-1].penalties == ["NS warning"]
+    assert corrections.rulings.count() == 1 and not corrections.reverse_button.isEnabled()
+    corrections.reason.setText("S's pass was heard from the next table")
+    assert corrections.reverse_button.isEnabled()
+    corrections.reverse_button.click()
+    assert isinstance(sent[-1], Reverse) and sent[-1].flag == key[1]
+    wired.run()
+    assert wired.model.register.side_penalties("T1", "NS") == []
+    assert wired.model.register.ladders["T1"]["NS"]["warning"] == 0
+    assert wired.model.sheet.sheet("T1").rows[-1].penalties == []
+    assert key[1] in wired.model.table("T1").flags  # the flag stands; its ruling was reversed
+    assert any(e.what.startswith("reverse flag") and "next table" in e.what for e in wired.model.register.audit)

@@ -1,0 +1,192 @@
+"""Doubtful reads (#30, #24 "know the game"): a play read below ``min_confidence``, or whose best reading
+is not legal while a close one is, is held pending and the events after it are judged under every
+reading; a flag goes out only where it holds under all of them (R-PLAY-4, R-PAT, R-CMP, R-CARD-1)."""
+
+from typing import Any
+
+from tests.table.helpers import Table
+
+
+def doubtful(read: str, *alternatives: list[list[Any]], confidence: float = 0.3) -> dict[str, Any]:
+    """The extra fields of a camera play: its confidence and, per card, its readings best first."""
+    return {"confidence": confidence, "alternatives": [list(card) for card in alternatives]}
+
+
+def table() -> Table:
+    t = Table(correcting=True, auto_confirm=False)
+    t.deal("E")
+    return t
+
+
+def test_r_cmp_a_misread_lead_gives_no_penalty_while_pending_and_the_read_is_offered() -> None:
+    t = table()
+    out = t.play("E", "Kh", **doubtful("Kh", [["Kh", 0.5], ["3h", 0.4]]))
+    assert t.flags(out) == []  # the read is legal: nothing to look at while the readings agree
+    pending = t.state()["pending"]
+    assert pending == [{"flag": None, "t": 2.0, "seat": "E", "cards": ["Kh"], "readings": [["Kh"], ["3h"]]}]
+    # N's 5h does not beat Kh but beats 3h: the does_not_beat holds under one reading only (R-CMP)
+    out = t.play("N", "5h")
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and "Kh | 3h" in out[0]["detail"]
+    assert out[0]["t"] == 2.0 and t.state()["pending"][0]["flag"] == out[0]["id"]
+    out = t.play("W", "9d")
+    out += t.pass_("S")
+    assert t.flags(out) == []
+    assert t.flags() == [("E", "uncertain_read", "anomaly")]
+    assert t.state()["open_flags"] == [] and t.state()["deal"]["to_act"] == "E"
+
+
+def test_r_play_1_a_flag_that_holds_under_every_reading_still_goes_out() -> None:
+    t = table()
+    t.play("E", "Kh", **doubtful("Kh", [["Kh", 0.5], ["3h", 0.4]]))
+    out = t.play("W", "9d")  # W is not next under either reading: out of turn whatever E laid
+    assert t.flags(out) == [("W", "out_of_turn_play", "infraction")]
+
+
+def test_r_pat_a_doubtful_card_whose_alternative_makes_the_play_legal_is_an_uncertain_read_naming_it() -> None:
+    t = table()
+    extra = doubtful(
+        "9d 9d Jd Qd Kd",
+        [["9d", 0.95]],
+        [["9d", 0.5], ["Td", 0.45]],
+        [["Jd", 0.9]],
+        [["Qd", 0.9]],
+        [["Kd", 0.9]],
+        confidence=0.95,
+    )
+    out = t.play("E", "9d 9d Jd Qd Kd", **extra)
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
+    assert "9d Td Jd Qd Kd" in out[0]["detail"]
+    assert t.state()["pending"][0]["readings"] == [["9d", "Td", "Jd", "Qd", "Kd"]]
+    assert t.state()["deal"]["last"]["kind"] == "straight_flush" and t.state()["deal"]["to_act"] == "N"
+
+
+def test_r_pat_a_truly_illegal_play_read_with_confidence_is_still_a_wrong_play() -> None:
+    t = table()
+    out = t.play("E", "3s 9h", **doubtful("3s 9h", [["3s", 0.9], ["4s", 0.05]], [["9h", 0.97]], confidence=0.95))
+    assert t.flags(out) == [("E", "illegal_pattern", "infraction")]
+    out = t.play("E", "3s 9h")  # no alternatives, no confidence: judged as read
+    assert t.flags(out) == [("E", "illegal_pattern", "infraction")]
+    assert t.state()["pending"] == []
+
+
+def test_r_pat_no_close_reading_legal_read_below_confidence_is_laid_unread_not_a_penalty() -> None:
+    t = table()
+    out = t.play("E", "3s 9h", **doubtful("3s 9h", [["3s", 0.9]], [["9h", 0.97]], confidence=0.4))
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and "(not read)" in out[0]["detail"]
+    assert t.state()["pending"][0]["readings"] == [[]]
+    deal = t.state()["deal"]
+    assert deal["to_act"] == "N" and deal["counts"]["E"] == 25
+    # the next follow is judged as a lead would be (the unread play beats nothing we know), then play goes on
+    out = t.play("N", "4d 4c") + t.play("W", "9s 9s") + t.pass_("S", "E", "N")
+    assert t.flags(out) == [] and t.state()["deal"]["to_act"] == "W"
+
+
+def test_r_card_1_the_ledger_refuses_a_third_copy_when_an_alternative_avoids_it() -> None:
+    t = Table(correcting=True, auto_confirm=False)
+    t.deal("E")
+    t.play("E", "Ah Ah")
+    t.pass_("N", "W", "S")
+    out = t.play("E", "Ah", **doubtful("Ah", [["Ah", 0.55], ["Ad", 0.4]], confidence=0.95))
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
+    assert t.state()["pending"][0]["readings"] == [["Ad"]]
+    assert t.state()["deal"]["last"]["cards"] == ["Ad"]
+
+
+def test_r_card_1_the_ledger_never_hides_a_third_copy_read_for_sure() -> None:
+    t = Table(correcting=True, auto_confirm=False)
+    t.deal("E")
+    t.play("E", "Ah Ah")
+    t.pass_("N", "W", "S")
+    out = t.play("E", "Ah", **doubtful("Ah", [["Ah", 0.99], ["Ad", 0.01]], confidence=0.99))
+    assert t.flags(out) == [("E", "duplicate_card", "anomaly")]
+
+
+def test_r_cmp_confidence_alone_is_every_card_doubtful_the_read_or_a_legal_play_nobody_read() -> None:
+    t = table()
+    out = t.play("E", "Kc", confidence=0.2)
+    assert t.flags(out) == []
+    assert t.state()["pending"][0]["readings"] == [["Kc"], []]
+    assert t.state()["deal"]["to_act"] == "N"
+    out = t.play("N", "Ah")  # beats Kc and whatever E laid: both readings stand
+    assert t.flags(out) == [] and len(t.referee.judge.worlds) == 2
+    t.pass_("W", "S", "E")  # the trick is over the same way under both readings: one world again
+    assert len(t.referee.judge.worlds) == 1 and t.state()["deal"]["to_act"] == "N"
+
+
+def test_r_cmp_a_reading_the_table_did_not_play_by_is_dropped_and_settling_it_brings_its_flag_back() -> None:
+    t = table()
+    t.play("E", "Kc", confidence=0.2)
+    out = t.play("N", "5h")  # does not beat Kc, but the card may not be Kc: no penalty from the read
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and len(t.referee.judge.worlds) == 1
+    assert t.state()["deal"]["to_act"] == "W" and t.state()["pending"][0]["readings"] == [["Kc"], []]
+    out = t.pass_("W")
+    assert t.flags(out) == []
+    out = t.feed({"type": "settle", "at": 2.0, "seat": "E", "cards": ["Kc"], "reason": "looked"})
+    assert ("N", "does_not_beat", "infraction") in t.flags(out)
+
+
+def test_r_play_4_a_play_read_below_confidence_that_no_reading_makes_legal_does_not_stop_the_table() -> None:
+    t = table()
+    t.play("E", "3s 9h", confidence=0.1)  # no alternative known: some legal play nobody read
+    out = t.play("N", "Kd Kh") + t.pass_("W", "S", "E")
+    assert t.flags(out) == [] and t.state()["deal"]["to_act"] == "N"
+
+
+def test_strange_events_while_a_read_is_pending_name_it_as_their_cause() -> None:
+    t = table()
+    t.play("E", "3s 9h", confidence=0.1)  # not a pattern: laid unread, the referee told at once
+    out = t.feed({"type": "return", "seat": "N", "card": "5s"})  # strange whatever E laid
+    assert [(o["offence"], o.get("cause")) for o in out if o["type"] == "flag"] == [("strange_event", 1)]
+
+
+def test_worlds_that_agree_on_the_match_become_one_at_the_next_deal() -> None:
+    from tests.table.helpers import east_west_sweep
+
+    t = Table(correcting=True, auto_confirm=False)
+    t.deal("E")
+    east_west_sweep(t)
+    t.deal(None)
+    t.feed({"type": "tribute", "seat": "N", "card": "BJ"})
+    assert len(t.referee.judge.worlds) == 1  # nothing pending: one world
+    t2 = table()
+    t2.play("E", "Kh", **doubtful("Kh", [["Kh", 0.5], ["Qh", 0.4]]))
+    assert len(t2.referee.judge.worlds) == 2
+    t2.pass_("N", "W", "S")
+    t2.deal("E")  # a second deal line while one is in progress: the worlds disagree on nothing else
+    assert len(t2.referee.judge.worlds) == 1 and t2.state()["pending"] == []
+
+
+def test_r_play_1_a_doubtful_read_out_of_turn_is_judged_as_read_the_turn_does_not_depend_on_the_cards() -> None:
+    t = table()
+    out = t.play("S", "Kh", **doubtful("Kh", [["Kh", 0.5], ["3h", 0.4]]))
+    assert t.flags(out) == [("S", "out_of_turn_play", "infraction")]
+    assert t.state()["pending"] == []
+
+
+def test_a_pending_read_is_no_longer_pending_at_the_next_deal() -> None:
+    t = Table(correcting=True, auto_confirm=False)
+    t.deal("E")
+    t.play("E", "3c 5d", confidence=0.5)
+    t.pass_("N", "W", "S")
+    assert len(t.state()["pending"]) == 1
+    out = t.feed({"type": "return", "seat": "W", "card": "4s"})
+    assert [o.get("cause") for o in out] == [1]
+    t.feed({"type": "deal", "first_leader": "E"})  # strange: the deal is not over; the read is past
+    assert t.state()["pending"] == []
+    out = t.feed({"type": "return", "seat": "W", "card": "4s"})
+    assert [o.get("cause") for o in out] == [None]
+
+
+def test_close_readings_are_within_the_margin_the_read_first_the_same_cards_once() -> None:
+    from referee_station.table.doubt import MAX_READINGS, candidates
+    from referee_station.table.events import PlayCards
+
+    play = PlayCards(
+        1.0, "E", ("Jh", "Jd"), alternatives=((("Jh", 0.6), ("Jd", 0.35), ("Qh", 0.05)), (("Jd", 0.9), ("Jh", 0.1)))
+    )
+    assert [c.cards for c in candidates(play, 0.5)] == [("Jh", "Jd"), ("Jd", "Jd")]  # Jd Jh is Jh Jd again
+    assert [c.cards for c in candidates(play, 0.1)] == [("Jh", "Jd")]
+    wide = PlayCards(1.0, "E", ("3s",) * 5, alternatives=((("3s", 0.4), ("3c", 0.35), ("5s", 0.25)),) * 5)
+    readings = candidates(wide, 0.5)
+    assert readings[0].cards == ("3s",) * 5 and len(readings) == MAX_READINGS
+    assert [c.p for c in readings[1:]] == sorted((c.p for c in readings[1:]), reverse=True)
