@@ -121,6 +121,12 @@ class AlertView(QWidget):
             self.list.setCurrentItem(item)
         self._retitle()
 
+    def retext(self, alert: Alert) -> None:
+        """Rewrite an alert's row (its grouped strange events changed)."""
+        item = self._item(alert.key)
+        if item is not None:
+            item.setText(TEXT_COLUMN, alert.text(self.model.lang, table=False))
+
     def _remove(self, alert: Alert) -> None:
         item = self._item(alert.key)
         if item is not None:

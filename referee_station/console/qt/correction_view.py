@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushBu
 from referee_station.console.models.alerts import Alert
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
-from referee_station.console.qt.alert_view import AlertView, item_key
+from referee_station.console.qt.alert_view import AlertView
 
 
 class CorrectionView(QWidget):
@@ -97,10 +97,7 @@ class CorrectionView(QWidget):
     # -- words --------------------------------------------------------------------------------
 
     def _regroup(self, alert: Alert) -> None:
-        for row in range(self.alerts.list.count()):
-            item = self.alerts.list.item(row)
-            if item_key(item) == alert.key:
-                item.setText(alert.text(self.model.lang))
+        self.alerts.retext(alert)
 
     def retranslate(self, lang: str) -> None:
         self.settle_label.setText(tr("settle_read", lang))
