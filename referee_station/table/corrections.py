@@ -69,6 +69,10 @@ class CorrectingReferee:
     def started(self) -> float | None:
         return self.main.started
 
+    @property
+    def match_over(self) -> bool:
+        return self.main.match_over
+
     def snapshot(self) -> dict[str, Any]:
         """The state under the pending plays' best readings, with the plays pending (their readings); the
         open flags are those sent (open in every world)."""
