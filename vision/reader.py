@@ -70,21 +70,31 @@ Classify = Callable[[np.ndarray], np.ndarray]
 """(M, CROP_H, CROP_W, 3) uint8 crops → (M, 55) float32 class probabilities."""
 
 
+ALTERNATIVES = 3
+"""Readings of each card a ``SeatReading`` keeps, best first (the tracker's evidence, the referee's choices)."""
+
+
 @dataclass(frozen=True)
 class SeatReading:
     """One seat's play area: cards left to right as seen from the seat, one confidence each, a status,
-    and where each card's index anchor lies in the seat's strip (pixels at ``STRIP_PX_PER_CM``)."""
+    where each card's index anchor lies in the seat's strip (pixels at ``STRIP_PX_PER_CM``), and each
+    card's top ``ALTERNATIVES`` classes as (code, probability) best first, so that a doubtful card can
+    be weighed again (the tracker's later looks, the referee's legal readings). Empty alternatives: the
+    reader knows none beyond the cards themselves."""
 
     cards: list[str]
     confidences: list[float]
     status: str
     anchors: list[tuple[float, float]] = field(default_factory=list)
+    alternatives: list[tuple[tuple[str, float], ...]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
             raise ValueError(f"unknown status {self.status!r}")
         if not (len(self.cards) == len(self.confidences) == len(self.anchors)):
             raise ValueError("cards, confidences and anchors must have one entry per card")
+        if self.alternatives and len(self.alternatives) != len(self.cards):
+            raise ValueError("alternatives must have one entry per card, or none")
 
 
 @dataclass(frozen=True)
@@ -322,7 +332,7 @@ class CardReader:
 
     def _decide(self, out: np.ndarray, peaks: list[tuple[float, float, float]], probs: np.ndarray) -> SeatReading:
         th = self.thresholds
-        cards, conf, anchors = [], [], []
+        cards, conf, anchors, alternatives = [], [], [], []
         doubtful, complete = False, 1.0
         for (u, v, score), p in zip(peaks, probs, strict=True):
             best = int(p[:-1].argmax())
@@ -333,6 +343,7 @@ class CardReader:
             cards.append(CLASSES[best])
             conf.append(float(p[best] * min(1.0, score / 0.5)))
             anchors.append((u, v))
+            alternatives.append(top_classes(p))
             doubtful |= p[best] < th.confident
         conf = [min(c, complete) for c in conf]
         doubtful |= complete < th.confident
@@ -345,4 +356,11 @@ class CardReader:
             status = "unreadable" if card.sum() > th.card_cells else "empty"
         else:
             status = "unreadable" if doubtful else "cards"
-        return SeatReading(cards, conf, status, anchors)
+        return SeatReading(cards, conf, status, anchors, alternatives)
+
+
+def top_classes(p: np.ndarray, k: int = ALTERNATIVES) -> tuple[tuple[str, float], ...]:
+    """The ``k`` most probable cards of one crop's class probabilities (``CLASSES``; "none" left out),
+    best first: the classifiers' own probabilities, not scaled by the locator's score."""
+    order = np.argsort(-p[:-1], kind="stable")[:k]
+    return tuple((CLASSES[i], float(p[i])) for i in order)
