@@ -110,3 +110,11 @@ def test_the_command_reports_and_exits_by_the_verdict(tmp_path, capsys):
     assert "this deck needs 8: lower the camera or use 1080p" in capsys.readouterr().out
     assert main([*far[:4], "--row", "3s 4h 1x"]) == 2
     assert "1x" in capsys.readouterr().err
+    folder = tmp_path / "shots"
+    folder.mkdir()
+    (tmp_path / "good.png").rename(folder / "0001.png")
+    from_folder = ["check-camera", "--frames", str(folder), "--shots", "1", *good[2:]]
+    assert main(from_folder) == 0  # the station's own source options: the first frames of a folder
+    assert capsys.readouterr().out.strip().endswith("verdict: ready for play")
+    assert main([*from_folder[:3], "--shots", "2", *good[2:]]) == 2  # the folder holds one frame
+    assert "gave 1 of 2 frames" in capsys.readouterr().err
