@@ -41,6 +41,7 @@ from typing import Protocol
 
 import numpy as np
 
+from referee_station.table.config import RulesConfig
 from referee_station.table.events import Clear, PlayCards, Record
 from vision.evidence import Alternatives, RowEvidence
 from vision.layout import SEATS
@@ -81,8 +82,9 @@ class TrackerConfig:
     max_reads: int = 6
     """Reads after which a seat's evidence goes out as it stands: with half its confidence when no two
     reads agreed."""
-    sure: float = 0.9
-    """A card whose evidence reaches this confidence needs no further look."""
+    sure: float = RulesConfig.min_confidence
+    """A card whose evidence reaches this confidence needs no further look: the referee's own line
+    between a read it takes and one it flags for a look."""
     motion: float = 0.01
     """Share of changed pixels between consecutive frames that counts as motion."""
     change: float = 0.02
