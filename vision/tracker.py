@@ -19,7 +19,9 @@ Per seat (invariants):
   moving in and out leaves the area as it was and is never read into a play; an arm held over the
   cards reads ``occluded`` and is waited out.
 - *Landing time*: the event's ``t`` is when the cards landed, not when they were recognised: the first
-  frame of the final still run whose pixels, where the area changed, already match the final picture.
+  frame of the still run before the row's first look whose pixels, where the area changed, already
+  match that look's picture (a hand passing over the cards later, while they are looked at again,
+  does not move it).
 - *Order*: the cards are the reader's row, left to right as the seat sees it (R-PLAY-4).
 - *Uncertain reads*: a play carries ``confidence`` (the lowest card confidence of the evidence; halved
   if the reads never agreed twice in ``max_reads`` tries) and each card's ``alternatives``, so that the
@@ -110,6 +112,9 @@ class _Seat:
     change_since: float | None = None
     candidate: tuple[tuple[str, ...], float] | None = None
     evidence: RowEvidence = field(default_factory=RowEvidence)
+    landed: float | None = None
+    """When the row the evidence is about landed, found at its first look: a hand passing over the
+    cards later does not move it."""
     last_read: float = -1e9
     reads: int = 0
     removed_at: float | None = None
@@ -149,7 +154,7 @@ class PlayTracker:
             if s.still_since is None:
                 s.still_since = t
             if changed_fraction(patch, s.ref, cfg.level) <= cfg.change:
-                s.change_since, s.candidate = None, None  # idle, or a hand came and went: no read
+                s.change_since, s.candidate, s.landed = None, None, None  # idle, or a hand came and went
                 s.evidence.clear()
                 continue
             if s.change_since is None:
@@ -194,7 +199,8 @@ class PlayTracker:
             s.cards = ()
             self._accept(s, patch)
             return
-        s.evidence.add(reading)
+        if not s.evidence.add(reading) or s.landed is None:
+            s.landed = self._landed(s, patch)
         cards = s.evidence.cards
         if cards == s.cards:
             self._accept(s, patch)  # the same cards, nudged: no new play
@@ -208,7 +214,8 @@ class PlayTracker:
         if not agreed:
             confidence /= 2
         alternatives = tuple(tuple((code, round(p, 3)) for code, p in card) for card in s.evidence.alternatives)
-        landed = self._landed(s, patch)
+        landed = s.landed
+        assert landed is not None  # set at the row's first look, above
         others_empty = all(not o.cards for k, o in self.seats.items() if k != seat)
         if self._trick_open and s.cards and others_empty:  # nobody beats their own play (R-PLAY-2)
             self._clear(max(landed - 0.01, s.change_since or landed), patches)
@@ -219,7 +226,7 @@ class PlayTracker:
         self._pending.append(play)
 
     def _accept(self, s: _Seat, patch: np.ndarray) -> None:
-        s.ref, s.candidate, s.change_since, s.reads = patch, None, None, 0
+        s.ref, s.candidate, s.change_since, s.reads, s.landed = patch, None, None, 0, None
         s.evidence.clear()
 
     def _landed(self, s: _Seat, final: np.ndarray) -> float:

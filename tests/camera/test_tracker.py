@@ -175,6 +175,7 @@ def test_evidence_outlasts_a_hand_passing_over_the_cards():
     (five, p5), (six, p6) = events[0].alternatives[1][:2]
     assert (five, six) == ("5h", "6h")
     assert p5 < CLEAR[0][1] and p6 > CLEAR[1][1]  # the look before the hand is in the evidence
+    assert events[0].t == pytest.approx(1.0, abs=0.11)  # the cards landed before the hand came
 
 
 def test_a_card_added_to_the_row_starts_the_evidence_afresh():
