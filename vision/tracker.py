@@ -104,8 +104,6 @@ class _Seat:
     """One seat's play area (and its discard area, for clears)."""
 
     cards: tuple[str, ...] = ()
-    readings: tuple[frozenset[str], ...] = ()
-    """Per card of ``cards``, the readings its play went out with (its alternatives)."""
     ref: np.ndarray | None = None
     prev: np.ndarray | None = None
     discard_ref: np.ndarray | None = None
@@ -198,14 +196,14 @@ class PlayTracker:
                 return
             if s.cards:
                 s.removed_at = self._landed(s, patch)
-            s.cards, s.readings = (), ()
+            s.cards = ()
             self._accept(s, patch)
             return
         if not s.evidence.add(reading) or s.landed is None:
             s.landed = self._landed(s, patch)
         cards = s.evidence.cards
-        if len(cards) == len(s.cards) and all(c in known for c, known in zip(cards, s.readings, strict=True)):
-            self._accept(s, patch)  # the cards already sent, nudged or looked at anew: no new play
+        if cards == s.cards:
+            self._accept(s, patch)  # the same cards, nudged: no new play
             return
         agreed = s.candidate is not None and s.candidate[0] == cards and t - s.candidate[1] >= self.config.stable - EPS
         if s.candidate is None or s.candidate[0] != cards:
@@ -221,7 +219,7 @@ class PlayTracker:
         others_empty = all(not o.cards for k, o in self.seats.items() if k != seat)
         if self._trick_open and s.cards and others_empty:  # nobody beats their own play (R-PLAY-2)
             self._clear(max(landed - 0.01, s.change_since or landed), patches)
-        s.cards, s.readings = cards, tuple(frozenset(code for code, _ in card) for card in alternatives)
+        s.cards = cards
         self._accept(s, patch)
         self._trick_open = True
         play = PlayCards(round(landed, 2), seat, cards, confidence=round(confidence, 3), alternatives=alternatives)

@@ -1,4 +1,3 @@
-import numpy as np
 import pytest
 
 from referee_station.table.events import Clear, PlayCards
@@ -192,31 +191,3 @@ def test_a_card_added_to_the_row_starts_the_evidence_afresh():
     assert plays(events) == [("S", ("5h", "5s", "5s"))]
     assert events[0].alternatives[0][0] == CLEAR[0]
     assert plays(run(single, until=6)[0]) == [("S", ("6h",))]  # alone, the glared look is all there is
-
-
-class Relit(Looks):
-    """A ``Looks`` script whose seat's play area turns brighter at ``at`` (a lamp switched on): the area
-    differs from the picture its play was accepted with, so it is read again."""
-
-    def __init__(self, *args, at: float, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.at = at
-
-    def patches(self, t: float):
-        out = super().patches(t)
-        if t >= self.at:
-            out[(self.seat, "play")] = np.clip(out[(self.seat, "play")].astype(int) + 40, 0, 255).astype(np.uint8)
-        return out
-
-
-def test_cards_read_anew_as_one_of_their_alternatives_are_no_new_play():
-    """A doubtful play went out (5♥, or perhaps 6♥); the light changes and a fresh look takes the 6♥:
-    that is the play already sent, looked at again, not a second play (no phantom)."""
-    torn = (("5h", 0.6), ("6h", 0.38), ("4h", 0.01))
-    flipped = (("6h", 0.5), ("5h", 0.45), ("4h", 0.01))
-    looks = [[SPADE, torn]] * TrackerConfig().max_reads + [[SPADE, flipped]]
-    events, _ = run(Relit("S", looks, plays={"S": [(1.0, PAIR)]}, at=5.0), until=9)
-    assert plays(events) == [("S", PAIR)]
-    other = (("7h", 0.9), ("6h", 0.05), ("4h", 0.01))  # not among the play's readings: a new play
-    events, _ = run(Relit("S", [*looks[:-1], [SPADE, other]], plays={"S": [(1.0, PAIR)]}, at=5.0), until=9)
-    assert plays(events) == [("S", PAIR), ("S", ("5s", "7h"))]
