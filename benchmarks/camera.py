@@ -12,8 +12,9 @@ measures calibration, motion gating, tracking and timing apart from the card rea
 uses the shipped models, or with ``--deck FILE`` a registered deck profile. ``--design`` names the card
 artwork the video shows (default the held-out ``tigullio``; ``drawn``: deck registration's test design),
 so ``--design drawn --deck FILE`` measures a registered deck as the tracker hands its plays to the
-referee. Prints plays exact (seat, cards, order), phantom plays, time error, clears, frames per second
-and CPU per table (share of one core to keep up with a live camera at ``--fps``).
+referee. Prints plays exact (seat, cards, order), misread plays whose confidence the referee would take
+(``RulesConfig.min_confidence``: a misread not flagged for a look), phantom plays, time error, clears,
+frames per second and CPU per table (share of one core to keep up with a live camera at ``--fps``).
 
 ``--referee`` feeds the frames to a whole station instead (the match's other inputs from the simulation,
 the table's ``CorrectingReferee``) and prints the false flags per match (``benchmarks.false_flags``:
@@ -30,6 +31,7 @@ import statistics
 import time
 
 from referee_station.sim.match import simulate
+from referee_station.table.config import RulesConfig
 from referee_station.table.events import Clear, DealStart, PlayCards, Record, Tick
 from vision.calibrate import from_markers
 from vision.deck.drawn import install_drawn_design
@@ -49,7 +51,7 @@ def compare(truth: list[Record], got: list[Record], deals: list[float]) -> dict:
     plays = [e for e in truth if isinstance(e, PlayCards)]
     found = [e for e in got if isinstance(e, PlayCards)]
     used: set[int] = set()
-    exact, errors, wrong = 0, [], []
+    exact, errors, wrong, misread_sure = 0, [], [], 0
     for want in plays:
         best = None
         for i, e in enumerate(found):
@@ -66,6 +68,8 @@ def compare(truth: list[Record], got: list[Record], deals: list[float]) -> dict:
             exact += 1
         else:
             wrong.append({"want": want.to_json(), "got": found[best].to_json()})
+            confidence = found[best].confidence
+            misread_sure += confidence is None or confidence >= RulesConfig().min_confidence
     clears = [e.t for e in truth if isinstance(e, Clear) and not isinstance(e, Tick)]
     got_clears = [e.t for e in got if isinstance(e, Clear)]
     matched_clears = sum(1 for t in clears if any(abs(t - g) <= MATCH_WINDOW for g in got_clears))
@@ -74,6 +78,7 @@ def compare(truth: list[Record], got: list[Record], deals: list[float]) -> dict:
     return {
         "plays": len(plays),
         "exact": exact,
+        "misread_sure": misread_sure,
         "phantom": len(found) - len(used),
         "same_sequence": order,
         "time_errors": errors,
@@ -199,6 +204,7 @@ def main() -> None:
         "frames": frames,
         "plays": plays,
         "plays_exact_percent": round(100 * exact / plays, 2) if plays else None,
+        "misread_at_referee_confidence": sum(r["misread_sure"] for r in results),
         "phantom_plays": sum(r["phantom"] for r in results),
         "same_sequence": all(r["same_sequence"] for r in results),
         "time_error_s": {

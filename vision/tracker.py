@@ -9,14 +9,23 @@ Per seat (invariants):
 - *Motion gating*: a seat whose play-area patch equals its reference (the patch when its cards were
   last accepted) costs one patch comparison; the reader is called only after the area changed and then
   held still for ``settle`` seconds (a hand over the area moves; cards lying there do not).
-- *Stability*: a new set of cards becomes a play only when two reads at least ``stable`` seconds apart,
-  with no motion between them, give the same cards. A hand moving in and out leaves the area as it was
-  and is never read into a play; an arm held over the cards reads ``occluded`` and is waited out.
+- *Looking more than once*: every read of a still area adds to each card's evidence
+  (``vision.evidence``: per card, tracked by its anchor, across a hand passing over), and the play is
+  what the evidence says, not what the last read said.
+- *Stability*: a new set of cards becomes a play only when the evidence gives the same cards in two
+  reads at least ``stable`` seconds apart with no motion between them, and every card is ``sure``;
+  while a card is not, the seat is read again (every ``reread`` s, at most ``max_reads`` times), so the
+  reader's time goes where there is doubt and a seat whose cards are sure is not read again. A hand
+  moving in and out leaves the area as it was and is never read into a play; an arm held over the
+  cards reads ``occluded`` and is waited out.
 - *Landing time*: the event's ``t`` is when the cards landed, not when they were recognised: the first
-  frame of the final still run whose pixels, where the area changed, already match the final picture.
+  frame of the still run before the row's first look whose pixels, where the area changed, already
+  match that look's picture (a hand passing over the cards later, while they are looked at again,
+  does not move it).
 - *Order*: the cards are the reader's row, left to right as the seat sees it (R-PLAY-4).
-- *Uncertain reads*: a play carries ``confidence`` (the lowest card confidence; halved if the reads
-  never agreed twice in ``max_reads`` tries) so that the referee flags rather than penalises (R-PLAY-4).
+- *Uncertain reads*: a play carries ``confidence`` (the lowest card confidence of the evidence; halved
+  if the reads never agreed twice in ``max_reads`` tries) and each card's ``alternatives``, so that the
+  referee flags rather than penalises and can weigh the other readings (R-PLAY-4).
 Across seats: a trick is cleared (``clear``) when every play area is empty after a play and cards went
 to the discard areas, or the cards of two or more seats went (cards one player takes back into the hand
 are not a clear; a plain back piled on the same back can leave the discard area looking unchanged); or,
@@ -34,7 +43,9 @@ from typing import Protocol
 
 import numpy as np
 
+from referee_station.table.config import RulesConfig
 from referee_station.table.events import Clear, PlayCards, Record
+from vision.evidence import Alternatives, RowEvidence
 from vision.layout import SEATS
 from vision.motion import Patches, changed, changed_fraction
 
@@ -45,6 +56,8 @@ class SeatReadingLike(Protocol):
     cards: list[str]
     confidences: list[float]
     status: str
+    anchors: list[tuple[float, float]]
+    alternatives: list[Alternatives]
 
 
 class FrameReadingLike(Protocol):
@@ -69,7 +82,11 @@ class TrackerConfig:
     reread: float = 0.3
     """Least time between two reads of a seat that is still undecided."""
     max_reads: int = 6
-    """Reads that never agree twice give up: the last read goes out with half its confidence."""
+    """Reads after which a seat's evidence goes out as it stands: with half its confidence when no two
+    reads agreed."""
+    sure: float = RulesConfig.min_confidence
+    """A card whose evidence reaches this confidence needs no further look: the referee's own line
+    between a read it takes and one it flags for a look."""
     motion: float = 0.01
     """Share of changed pixels between consecutive frames that counts as motion."""
     change: float = 0.02
@@ -94,6 +111,10 @@ class _Seat:
     still_since: float | None = None
     change_since: float | None = None
     candidate: tuple[tuple[str, ...], float] | None = None
+    evidence: RowEvidence = field(default_factory=RowEvidence)
+    landed: float | None = None
+    """When the row the evidence is about landed, found at its first look: a hand passing over the
+    cards later does not move it."""
     last_read: float = -1e9
     reads: int = 0
     removed_at: float | None = None
@@ -133,7 +154,8 @@ class PlayTracker:
             if s.still_since is None:
                 s.still_since = t
             if changed_fraction(patch, s.ref, cfg.level) <= cfg.change:
-                s.change_since, s.candidate = None, None  # idle, or a hand came and went: no read
+                s.change_since, s.candidate, s.landed = None, None, None  # idle, or a hand came and went
+                s.evidence.clear()
                 continue
             if s.change_since is None:
                 s.change_since = t
@@ -164,10 +186,9 @@ class PlayTracker:
         s.reads += 1
         if reading.status == "occluded":
             return
-        cards = tuple(reading.cards)
         patch = s.prev
         assert patch is not None
-        if reading.status == "empty" or not cards:
+        if reading.status == "empty" or not reading.cards:
             if reading.status == "unreadable":
                 if s.reads >= self.config.max_reads:
                     self.notices.append((t, f"{seat}: cards in the play area cannot be read"))
@@ -178,28 +199,35 @@ class PlayTracker:
             s.cards = ()
             self._accept(s, patch)
             return
+        if not s.evidence.add(reading) or s.landed is None:
+            s.landed = self._landed(s, patch)
+        cards = s.evidence.cards
         if cards == s.cards:
             self._accept(s, patch)  # the same cards, nudged: no new play
             return
         agreed = s.candidate is not None and s.candidate[0] == cards and t - s.candidate[1] >= self.config.stable - EPS
-        if not agreed and s.reads < self.config.max_reads:
-            if s.candidate is None or s.candidate[0] != cards:
-                s.candidate = (cards, t)
+        if s.candidate is None or s.candidate[0] != cards:
+            s.candidate = (cards, t)
+        if s.reads < self.config.max_reads and not (agreed and s.evidence.sure(self.config.sure)):
             return
-        confidence = min(reading.confidences) if reading.confidences else 0.0
+        confidence = min(s.evidence.confidences)
         if not agreed:
             confidence /= 2
-        landed = self._landed(s, patch)
+        alternatives = tuple(tuple((code, round(p, 3)) for code, p in card) for card in s.evidence.alternatives)
+        landed = s.landed
+        assert landed is not None  # set at the row's first look, above
         others_empty = all(not o.cards for k, o in self.seats.items() if k != seat)
         if self._trick_open and s.cards and others_empty:  # nobody beats their own play (R-PLAY-2)
             self._clear(max(landed - 0.01, s.change_since or landed), patches)
         s.cards = cards
         self._accept(s, patch)
         self._trick_open = True
-        self._pending.append(PlayCards(round(landed, 2), seat, cards, confidence=round(confidence, 3)))
+        play = PlayCards(round(landed, 2), seat, cards, confidence=round(confidence, 3), alternatives=alternatives)
+        self._pending.append(play)
 
     def _accept(self, s: _Seat, patch: np.ndarray) -> None:
-        s.ref, s.candidate, s.change_since, s.reads = patch, None, None, 0
+        s.ref, s.candidate, s.change_since, s.reads, s.landed = patch, None, None, 0, None
+        s.evidence.clear()
 
     def _landed(self, s: _Seat, final: np.ndarray) -> float:
         """The first frame of the trailing run that already shows the final picture where it changed."""

@@ -3,6 +3,7 @@
 from referee_station.commands import (
     calibrate,
     check,
+    check_camera,
     demo,
     emulate_devices,
     event,
@@ -30,6 +31,7 @@ COMMANDS = [
     register_deck,
     train,
     calibrate,
+    check_camera,
     run,
     render_video,
     emulate_devices,

@@ -20,6 +20,8 @@ class Reading:
     cards: list[str]
     confidences: list[float]
     status: str
+    anchors: list[tuple[float, float]] = field(default_factory=list)
+    alternatives: list[tuple[tuple[str, float], ...]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,8 @@ class Script:
             else:
                 if seat in self.flicker and self.reads % 2:
                     cards = [*cards[:-1], "SJ"]
-                seats[seat] = Reading(cards, [self.confidence] * len(cards), "cards")
+                anchors = [(30.0 + 40.0 * i, 60.0) for i in range(len(cards))]
+                seats[seat] = Reading(cards, [self.confidence] * len(cards), "cards", anchors)
         return FrameReading(seats)
 
 

@@ -1,7 +1,8 @@
 import pytest
 
 from referee_station.table.events import Clear, PlayCards
-from tests.camera.scripted import Script, run
+from tests.camera.scripted import Reading, Script, run
+from vision.tracker import TrackerConfig
 
 PAIR = ("5s", "5h")
 STRAIGHT = ("3s", "4h", "5d", "6c", "7s")
@@ -109,3 +110,84 @@ def test_cards_that_stay_unreadable_are_a_notice_not_a_play():
     assert events == []
     assert [text for _, text in tracker.notices] == ["N: cards in the play area cannot be read"]
     assert tracker.reads == 6  # then the area is accepted as it is: no more reads
+
+
+class Looks(Script):
+    """A script whose seat ``seat`` is read, look after look, as ``looks`` says: per look, per card, the
+    reader's alternatives (code, probability) best first; the last look repeats."""
+
+    def __init__(self, seat: str, looks: list[list[tuple[tuple[str, float], ...]]], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.seat, self.looks, self.seat_reads = seat, looks, 0
+
+    def reading(self, t: float):
+        frame = super().reading(t)
+        base = frame.seats[self.seat]
+        if base.status != "cards":
+            return frame
+        look = self.looks[min(self.seat_reads, len(self.looks) - 1)]
+        self.seat_reads += 1
+        cards = [alts[0][0] for alts in look]
+        frame.seats[self.seat] = Reading(cards, [alts[0][1] for alts in look], "cards", base.anchors, look)
+        return frame
+
+
+GLARED = (("6h", 0.55), ("5h", 0.4), ("4h", 0.02))
+CLEAR = (("5h", 0.97), ("6h", 0.02), ("3h", 0.01))
+SPADE = (("5s", 0.99), ("5c", 0.005), ("3s", 0.002))
+
+
+def test_a_look_spoiled_by_glare_is_settled_by_the_clear_looks_after_it():
+    """The first read takes the 5♥ for a 6♥; later looks see it clearly: the play goes out as the
+    evidence says, 5♥, with the 6♥ kept as its alternative (#24 look more than once)."""
+    script = Looks("E", [[SPADE, GLARED], [SPADE, CLEAR]], plays={"E": [(1.0, PAIR)]})
+    events, tracker = run(script, until=5)
+    assert plays(events) == [("E", PAIR)]
+    (play,) = events
+    assert play.alternatives[0][0] == ("5s", 0.99)
+    (five, p5), (six, p6) = play.alternatives[1][:2]
+    assert (five, six) == ("5h", "6h")
+    assert TrackerConfig().sure <= p5 < CLEAR[0][1]  # sure, though the glared look still counts a little
+    assert p6 > CLEAR[1][1]
+    assert play.confidence == pytest.approx(p5, abs=1e-3)
+    assert tracker.reads < TrackerConfig().max_reads  # settled: the reading stopped before its budget
+
+
+def test_sure_cards_stop_the_reading_and_doubtful_ones_get_every_look():
+    """Sure at once: two agreeing reads make the play and end the reading. A card that stays doubtful is looked at
+    ``max_reads`` times and goes out with its alternatives, for the referee to weigh (R-PLAY-4)."""
+    _, sure = run(Looks("W", [[SPADE, CLEAR]], plays={"W": [(1.0, PAIR)]}), until=5)
+    torn = (("5h", 0.6), ("6h", 0.38), ("4h", 0.01))
+    events, doubtful = run(Looks("W", [[SPADE, torn]], plays={"W": [(1.0, PAIR)]}), until=5)
+    assert sure.reads <= 3  # two agreeing reads `stable` apart, `reread` after each other
+    assert doubtful.reads == TrackerConfig().max_reads
+    assert plays(events) == [("W", PAIR)]
+    assert events[0].confidence == pytest.approx(0.6)
+    assert events[0].alternatives[1] == torn
+
+
+def test_evidence_outlasts_a_hand_passing_over_the_cards():
+    """A look, then a hand over the cards (motion, then "occluded"), then clear looks: the cards did not
+    move, so the glared look before the hand still counts in the evidence."""
+    script = Looks("N", [[SPADE, GLARED], [SPADE, CLEAR]], plays={"N": [(1.0, PAIR)]}, arms={"N": [(1.5, 2.5, 0.8)]})
+    events, _ = run(script, until=6)
+    assert plays(events) == [("N", PAIR)]
+    (five, p5), (six, p6) = events[0].alternatives[1][:2]
+    assert (five, six) == ("5h", "6h")
+    assert p5 < CLEAR[0][1] and p6 > CLEAR[1][1]  # the look before the hand is in the evidence
+    assert events[0].t == pytest.approx(1.0, abs=0.11)  # the cards landed before the hand came
+
+
+def test_a_card_added_to_the_row_starts_the_evidence_afresh():
+    """A card laid beside the first changes the row: the play is the three cards, and the 6♥ read of
+    the first card while it lay alone is not mixed into the new row's evidence."""
+    single = Looks("S", [[GLARED]], plays={"S": [(1.0, ("5h",))]})
+    script = Looks(
+        "S",
+        [[GLARED], [CLEAR, SPADE, SPADE]],
+        plays={"S": [(1.0, ("5h",)), (1.5, ("5h", "5s", "5s"))]},
+    )
+    events, _ = run(script, until=6)
+    assert plays(events) == [("S", ("5h", "5s", "5s"))]
+    assert events[0].alternatives[0][0] == CLEAR[0]
+    assert plays(run(single, until=6)[0]) == [("S", ("6h",))]  # alone, the glared look is all there is

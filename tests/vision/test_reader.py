@@ -101,6 +101,22 @@ def test_anchors_left_to_right() -> None:
     assert reading.seats["S"].cards == codes
 
 
+def test_each_card_carries_its_top_three_readings_best_first() -> None:
+    """``SeatReading.alternatives``: the classifiers' probabilities of the three likeliest cards ("none"
+    left out), the read card first, unscaled by the locator's score; one entry per card read."""
+    locate = fake_locate([(ROW, 20), (ROW, 30)], BLOCK)
+    classify = fixed_classify([{"5h": 0.62, "6h": 0.3, "none": 0.05}, {"Kd": 0.9, "Kh": 0.06}])
+    seat = CardReader(locate, classify, Thresholds(recheck=0.0)).read(FRAME, CORNERS).seats["S"]
+    assert seat.cards == ["5h", "Kd"]
+    first, second = seat.alternatives
+    assert [code for code, _ in first[:2]] == ["5h", "6h"] and len(first) == 3
+    assert [p for _, p in first[:2]] == pytest.approx([0.62, 0.3])
+    assert first[2][1] == pytest.approx(0.03 / 52, rel=1e-3)  # the rest, spread over the 52 other classes
+    assert [code for code, _ in second[:2]] == ["Kd", "Kh"]
+    with pytest.raises(ValueError, match="alternatives"):
+        type(seat)(["5h"], [0.6], "cards", [(1.0, 2.0)], [first, second])
+
+
 @pytest.mark.parametrize(
     ("weak", "strong", "anchors"),
     [

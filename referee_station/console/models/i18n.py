@@ -85,6 +85,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "start_match": ("开始比赛", "Start match"),
     "cancel": ("取消", "Cancel"),
     "setup_needs_names": ("请填写两队队名", "name both sides"),
+    "check_camera": ("检查摄像头", "Check camera"),
+    "test_row": ("测试牌（每个出牌区一排）", "test row (laid in every play area)"),
     "station_error": ("无法启动牌桌", "the table cannot start"),
     "export_csv": ("导出 CSV", "Export CSV"),
     "export_pdf": ("导出 PDF", "Export PDF"),

@@ -2,9 +2,13 @@
 minutes, variants V-1…V-5), the starting levels and the first deal's first leader (seed 004 §03: the
 seat of the card turned at the first deal). Keyboard first: Tab through the fields, Enter starts.
 With a hall, the sides' names come from the table's assignment (``offer_sides``); without one, or
-to correct them, the referee types them."""
+to correct them, the referee types them. Given a camera check (``check_camera``), it also offers the
+camera check before play: the test row laid in every play area, read back, and the verdict per area
+(``vision.camera_check``)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -15,11 +19,14 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
     QSpinBox,
     QWidget,
 )
 
 from referee_station.console.models.i18n import tr
+from referee_station.rules import RulesError, parse_cards
 from referee_station.station.setup import MatchSetup, SetupError
 from referee_station.table.config import VARIANTS
 from referee_station.table.events import SEATS, SIDES
@@ -27,11 +34,17 @@ from referee_station.table.events import SEATS, SIDES
 LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
 VARIANT_NAMES = (*VARIANTS, "V-5")
 
+CameraCheckStep = Callable[[tuple[str, ...]], list[str]]
+"""The test row's card codes → the camera check's report lines (``commands.check_camera.check_from_args``);
+raises ValueError or OSError saying what is wrong."""
+
 
 class SetupDialog(QDialog):
     """Fills a ``MatchSetup``; ``accepted`` once it is valid (``setup`` holds it then)."""
 
-    def __init__(self, lang: str = "zh", parent: QWidget | None = None) -> None:
+    def __init__(
+        self, lang: str = "zh", parent: QWidget | None = None, check_camera: CameraCheckStep | None = None
+    ) -> None:
         super().__init__(parent)
         self.lang = lang
         self.setWindowTitle(tr("setup_title", lang))
@@ -61,6 +74,21 @@ class SetupDialog(QDialog):
         for side in SIDES:
             form.addRow(tr("start_level", lang, side=tr(side, lang)), self.levels[side])
         form.addRow(tr("first_leader", lang), self.leader)
+        self.check_camera = check_camera
+        if check_camera is not None:
+            self.test_row = QLineEdit()
+            self.test_row.setPlaceholderText("3s 4h 5d 6c 7s 8h 9d Tc Js Qh")
+            self.check_button = QPushButton(tr("check_camera", lang))
+            self.check_button.setAutoDefault(False)  # Enter still starts the match
+            self.check_button.clicked.connect(self.run_camera_check)
+            self.check_report = QPlainTextEdit()
+            self.check_report.setReadOnly(True)
+            self.check_report.setMaximumHeight(160)
+            line = QHBoxLayout()
+            line.addWidget(self.test_row)
+            line.addWidget(self.check_button)
+            form.addRow(tr("test_row", lang), line)
+            form.addRow(self.check_report)
         form.addRow(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(tr("start_match", lang))
@@ -107,6 +135,16 @@ class SetupDialog(QDialog):
             rules["variants"] = variants
         levels = {side: LEVELS[box.currentIndex()] for side, box in self.levels.items()}
         return MatchSetup(sides, self.leader.currentData(), rules, None if set(levels.values()) == {"2"} else levels)
+
+    def run_camera_check(self) -> None:
+        """Check the camera with the test row typed in; the report (or what is wrong) shows below."""
+        assert self.check_camera is not None
+        try:
+            row = tuple(card.code for card in parse_cards(self.test_row.text())) if self.test_row.text().strip() else ()
+            lines = self.check_camera(row)
+        except (RulesError, ValueError, OSError) as err:
+            lines = [str(err)]
+        self.check_report.setPlainText("\n".join(lines))
 
     def accept(self) -> None:
         try:

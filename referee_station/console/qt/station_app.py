@@ -97,7 +97,7 @@ class StationApp:
         self.model = ConsoleModel(referee=referee, lang=lang)
         self.window = ConsoleWindow(self.model)
         self.window.setWindowTitle(f"{tr('title', lang)} — {args.table}")
-        self.dialog = SetupDialog(lang, self.window)
+        self.dialog = SetupDialog(lang, self.window, self.check_camera)
         self.dialog.accepted.connect(lambda: self.start(self.dialog.setup))
         self.stack = ExitStack()
         self.engine: StationEngine | None = None
@@ -119,6 +119,12 @@ class StationApp:
         self.hall_look.stop()
         if self.assignments is not None:
             self.assignments.close()
+
+    def check_camera(self, row: tuple[str, ...]) -> list[str]:
+        """The setup step's camera check of this table (``check-camera`` over the station's options)."""
+        from referee_station.commands.check_camera import check_from_args
+
+        return check_from_args(self.args, row).lines()
 
     def show(self, setup: MatchSetup | None = None) -> None:
         """Open the window and the setup dialog (filled with ``setup`` for the referee to check)."""
