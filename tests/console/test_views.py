@@ -34,7 +34,11 @@ def test_a_flag_raised_by_the_referee_appears_in_the_queue(qtbot):
     assert len(shown) == 2
     assert "越序出牌" in shown[0] and "违例" in shown[0]
     assert view.current_key() == ("T1", 1)
-    assert "R-PLAY-1" in view.detail.text() and "out-of-turn play" in view.detail.text()
+    assert "R-PLAY-1" in view.detail.text() and "越序出牌" in view.detail.text()
+    assert "out-of-turn" not in view.detail.text()  # one language at a time (issue #29)
+    wired.model.set_language("en")
+    assert "out-of-turn play" in view.detail.text() and "越序" not in view.detail.text()
+    wired.model.set_language("zh")
     assert view.stop_next.isEnabled()  # infraction: the 下家 (E) may stop S's next play
     view.select_next()
     assert view.current_key() == ("T1", 2) and not view.stop_next.isEnabled()
@@ -141,7 +145,7 @@ def test_the_picker_clears_and_speaks_english(qtbot):
     wired.model.set_language("en")
     for code in ("BJ", "SJ", "Td"):
         qtbot.mouseClick(view.picker.buttons[code], Qt.MouseButton.LeftButton)
-    assert view.picker.picked.text() == "picked: BJ SJ T♦" and view.argument.text() == "BJ SJ Td"
+    assert view.picker.picked.text() == "picked: BJ SJ 10♦" and view.argument.text() == "BJ SJ Td"
     qtbot.mouseClick(view.picker.clear_button, Qt.MouseButton.LeftButton)
     assert view.argument.text() == "" and wired.model.picker.cards == [] and view.picker.buttons["BJ"].text() == "BJ"
 
