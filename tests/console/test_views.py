@@ -60,9 +60,14 @@ def test_confirm_moves_it_to_the_register_and_escalates_the_ladder(qtbot):
     assert texts(register.rulings, 4) == ["确认", "确认"]
     assert texts(register.rulings, 5) == ["张裁判", "张裁判"]
     assert texts(register.penalties, 1) == ["警告", "警告", "违例"]
-    assert texts(register.penalties, 2)[-1] == "two warnings"
+    assert texts(register.penalties, 2)[-1] == "两次警告"
     assert "违例×1" in register.ladder.text()
+    assert texts(register.audit, 4)[-1] == "南北 警告 1→2, 南北 违例 0→1"
+    assert texts(register.audit, 3)[-1] == "确认 #2" and texts(register.audit, 0)[-1] == "3.0"
+    assert register.audit.horizontalHeaderItem(0).text() == "牌桌时间 (秒)"  # one time base, with its unit
+    wired.model.set_language("en")
     assert texts(register.audit, 4)[-1] == "NS warning 1→2, NS infraction 0→1"
+    assert texts(register.penalties, 2)[-1] == "two warnings" and texts(register.audit, 3)[-1] == "confirmed #2"
 
 
 def test_infraction_with_the_stop_next_choice(qtbot):

@@ -28,3 +28,10 @@ def _shown(code: str, lang: str) -> str:
         return face(code, lang)
     except ValueError:
         return code
+
+
+def level_text(level: str | None) -> str:
+    """A level (a rank, EVENTS.md) as people say it: ``10`` for ``T``; nothing for ``None``."""
+    if level is None:
+        return ""
+    return "10" if level == "T" else level

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from referee_station.console.models.alerts import AlertKey, AlertQueue
 from referee_station.console.models.hall import HallModel
-from referee_station.console.models.manual import parse_entry
+from referee_station.console.models.manual import EntryRefused, parse_entry, refusal
 from referee_station.console.models.picker import CardPicker
 from referee_station.console.models.register import PenaltyRegister
 from referee_station.console.models.sheet import RecordSheet
@@ -64,8 +64,13 @@ class ConsoleModel:
         return True
 
     def enter(self, table: str, text: str) -> Record:
-        """A manual entry for ``table`` (raises ``ManualEntryError`` with the reason)."""
-        event = parse_entry(text, self.table(table).now)
+        """A manual entry for ``table`` (raises ``ManualEntryError`` with the reason, ``EntryRefused``
+        when the table's state makes it impossible: nothing is sent then)."""
+        model = self.table(table)
+        event = parse_entry(text, model.now)
+        refused = refusal(event, model.snapshot)
+        if refused is not None:
+            raise EntryRefused(table, refused)
         self.send.emit(table, event, self.referee)
         return event
 

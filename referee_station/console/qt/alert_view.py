@@ -105,13 +105,24 @@ class AlertView(QWidget):
         self.ages = QTimer(self)
         self.ages.timeout.connect(self._retext)
         self.ages.start(AGE_MS)
+        self.unflash = QTimer(self)
+        self.unflash.setSingleShot(True)
+        self.unflash.setInterval(FLASH_MS)
+        self.unflash.timeout.connect(lambda: self.title.setStyleSheet(""))
         self.list.currentItemChanged.connect(lambda *_: self._show_detail())
         self.list.viewport().installEventFilter(self)
         model.alerts.added.connect(self._add)
         model.alerts.answered_signal.connect(self._remove)
         model.alerts.framed.connect(lambda alert: self._show_detail() if alert.key == self.current_key() else None)
+        model.register.changed.connect(self._ladder_moved)
         model.language_changed.connect(self.retranslate)
         self.retranslate(model.lang)
+
+    def _ladder_moved(self, table: str) -> None:
+        """A ruling climbed ``table``'s ladder: the selected alert's preview must follow it."""
+        key = self.current_key()
+        if key is not None and key[0] == table:
+            self._show_detail()
 
     def _action(self, key: QKeySequence, slot, *more: QKeySequence) -> QAction:
         """A ruling key that works only while the queue list has the focus (issue #29: a key typed
@@ -148,7 +159,7 @@ class AlertView(QWidget):
         """A new foul or match loss: the title turns red for a moment and the console beeps."""
         self.flashes += 1
         self.title.setStyleSheet("background: #b71c1c; color: white")
-        QTimer.singleShot(FLASH_MS, lambda: self.title.setStyleSheet(""))
+        self.unflash.start()
         QApplication.beep()
 
     def _add(self, alert: Alert) -> None:

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget
 
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
-from referee_station.console.qt.alert_view import AlertView
+from referee_station.console.qt.alert_view import AlertView, item_key
 from referee_station.console.qt.hall_view import HallView
 from referee_station.console.qt.manual_view import ManualEntryView
 from referee_station.console.qt.register_view import RegisterView
@@ -58,9 +58,18 @@ class ConsoleWindow(QMainWindow):
         self.warning.setStyleSheet("color: #b71c1c; font-weight: bold")
         self.statusBar().addPermanentWidget(self.warning)
         self.hall.table_selected.connect(self.select)
+        self.alerts.list.currentItemChanged.connect(self._alert_selected)
         model.hall.table_added.connect(lambda name: self.select(name) if self.selected is None else None)
         model.language_changed.connect(self.retranslate)
         self.retranslate(model.lang)
+        self.alerts.list.setFocus()  # the ruling keys work from the start, and only there
+
+    def _alert_selected(self, item, _previous=None) -> None:
+        """Selecting a flag shows its table (issue #29: the view stayed on another table)."""
+        if item is not None:
+            table = item_key(item)[0]
+            if table != self.selected:
+                self.select(table)
 
     def select(self, table: str) -> None:
         self.selected = table
