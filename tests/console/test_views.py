@@ -224,7 +224,7 @@ def test_table_view_draws_the_table(qtbot):
     wired.run()
     view.set_model(wired.model.table("T1"))
     view.resize(900, 500)
-    assert "T1" in view.header.text() and "该出 西 跟牌 20s" in view.header.text()
+    assert "T1" in view.header.text() and "该出 西 跟牌 20 s" in view.header.text()
     assert [view.seats.item(r, 1).text() for r in range(4)] == ["19", "27", "27", "27"]
     assert view.history.item(0, 4).font().strikeOut()  # S's out-of-turn play, void
     assert not view.grab().isNull()
