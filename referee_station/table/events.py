@@ -410,6 +410,38 @@ class Ruling(Record):
         return cls(_time(obj, kind), flag, decision, stop_next)
 
 
+TIMER_ACTIONS = ("pause", "resume", "add")
+
+
+@dataclass(frozen=True)
+class TimerControl(Record):
+    """The referee pauses the table's clocks (a ruling is pending), resumes them, or gives a seat
+    ``seconds`` more on its running clock (R-TIME: the referee may stop and extend the time)."""
+
+    TYPE: ClassVar[str] = "timer"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"seat", "seconds"})
+    action: str = "pause"
+    seat: str | None = None
+    seconds: float | None = None
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> TimerControl:
+        kind = cls.TYPE
+        action = _need(obj, "action", kind)
+        if action not in TIMER_ACTIONS:
+            raise EventError(f"timer: field 'action' must be one of {', '.join(TIMER_ACTIONS)}, got {_shown(action)}")
+        if action != "add":
+            if "seat" in obj or "seconds" in obj:
+                raise EventError(f"timer: {action} takes no seat or seconds")
+            return cls(_time(obj, kind), action)
+        seconds = _number(_need(obj, "seconds", kind))
+        if seconds is None or not 0 < seconds <= 3600:
+            raise EventError(
+                f"timer: field 'seconds' must be a number of seconds in (0, 3600], got {_shown(obj['seconds'])}"
+            )
+        return cls(_time(obj, kind), action, _seat(obj, kind), seconds)
+
+
 # ---------------------------------------------------------------------------------------------
 # Outputs
 
@@ -577,14 +609,40 @@ class Reading(Output):
 
 INPUT_TYPES: dict[str, type[Record]] = {
     cls.TYPE: cls
-    for cls in (MatchStart, DealStart, Tribute, Return, PlayCards, Pass, Report, Clear, Tick, Health, Ruling)
+    for cls in (
+        MatchStart,
+        DealStart,
+        Tribute,
+        Return,
+        PlayCards,
+        Pass,
+        Report,
+        Clear,
+        Tick,
+        Health,
+        Ruling,
+        TimerControl,
+    )
 }
 OUTPUT_TYPES: dict[str, type[Record]] = {
     cls.TYPE: cls for cls in (Flag, Penalty, Countdown, DealEnd, MatchEnd, Reading)
 }
 RECORD_TYPES: dict[str, type[Record]] = INPUT_TYPES | OUTPUT_TYPES
 
-InputEvent = MatchStart | DealStart | Tribute | Return | PlayCards | Pass | Report | Clear | Tick | Health | Ruling
+InputEvent = (
+    MatchStart
+    | DealStart
+    | Tribute
+    | Return
+    | PlayCards
+    | Pass
+    | Report
+    | Clear
+    | Tick
+    | Health
+    | Ruling
+    | TimerControl
+)
 
 
 def parse_record(obj: Any) -> Record:

@@ -18,7 +18,7 @@ from typing import Any
 
 from referee_station.console.models.cards import card_text, face
 from referee_station.console.models.i18n import tr
-from referee_station.table.events import EventError, PlayCards, Record, Report, Tribute, parse_record
+from referee_station.table.events import EventError, PlayCards, Record, Report, TimerControl, Tribute, parse_record
 
 SEAT_WORDS = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "南": "S", "西": "W", "北": "N"}
 ACTION_WORDS = {
@@ -115,6 +115,9 @@ def parse_entry(text: str, t: float) -> Record:
 
 def describe(event: Record, lang: str = "zh") -> str:
     """An entry in words, for the entry's feedback and the audit trail: ``东 出牌 3♠ 3♥``, ``S pass``."""
+    if isinstance(event, TimerControl):
+        words = tr(event.action, lang, seconds=event.seconds or 0)
+        return f"{tr(event.seat, lang)} {words}" if event.seat else words
     seat = getattr(event, "seat", None)
     head = f"{tr(seat, lang)} {tr(event.TYPE, lang)}" if seat else tr(event.TYPE, lang)
     if isinstance(event, PlayCards):

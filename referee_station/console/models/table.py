@@ -89,7 +89,13 @@ class TableModel:
         seat = self.to_act if self.to_act in clocks else next(iter(clocks), None)
         if seat is None:
             return None
-        return seat, clocks[seat]["action"], clocks[seat]["deadline"] - self.now
+        now = self.paused_at if self.paused_at is not None else self.now  # a paused clock stands still
+        return seat, clocks[seat]["action"], clocks[seat]["deadline"] - now
+
+    @property
+    def paused_at(self) -> float | None:
+        """Table time the referee paused the clocks at, while they are paused (``timer`` pause)."""
+        return self.snapshot.get("paused_at")
 
     def open_flags(self) -> list[Flag]:
         """Flags still waiting for a ruling (anomalies are not penalties and never wait)."""

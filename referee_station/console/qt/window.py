@@ -19,6 +19,7 @@ from referee_station.console.qt.manual_view import ManualEntryView
 from referee_station.console.qt.register_view import RegisterView
 from referee_station.console.qt.sheet_view import SheetView
 from referee_station.console.qt.table_view import TableView
+from referee_station.console.qt.timer_view import TimerView
 
 
 class ConsoleWindow(QMainWindow):
@@ -30,6 +31,8 @@ class ConsoleWindow(QMainWindow):
         self.hall = HallView(model)
         self.table_view = TableView(model.lang)
         self.alerts = AlertView(model)
+        self.timer_controls = TimerView(model)
+        self.alerts.layout().addWidget(self.timer_controls)
         self.register = RegisterView(model)
         self.manual = ManualEntryView(model)
         self.sheet = SheetView(model)
@@ -74,7 +77,7 @@ class ConsoleWindow(QMainWindow):
     def select(self, table: str) -> None:
         self.selected = table
         self.table_view.set_model(self.model.table(table))
-        for view in (self.register, self.manual, self.sheet):
+        for view in (self.register, self.manual, self.sheet, self.timer_controls):
             view.set_table(table)
 
     def show_warnings(self, warnings: list[tuple[str, float, str]]) -> None:
