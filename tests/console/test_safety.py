@@ -10,10 +10,12 @@ from referee_station.console.models.manual import refusal
 from referee_station.console.models.preview import Consequence, Decision, preview
 from referee_station.console.models.update import TableUpdate
 from referee_station.console.qt.alert_view import AlertView
+from referee_station.console.qt.hall_view import tile_html
 from referee_station.console.qt.manual_view import ManualEntryView
 from referee_station.console.qt.window import ConsoleWindow
 from referee_station.table.events import DealEnd, Flag, PlayCards, Tick
 from tests.console.helpers import RecordingTable, Wired, one_deal_with_flags, two_warnings
+from tests.table.helpers import east_west_sweep
 
 
 def two_infractions() -> list:
@@ -182,3 +184,19 @@ def test_refusals_follow_the_table_state():
     assert refusal(play, in_play).text("en") == "E has 2 cards left, cannot play 3"
     assert refusal(play, {**in_play, "match_over": True}).text("zh") == "比赛已结束，不能再录入"
     assert refusal(PlayCards(t=9.0, seat="E", cards=("3s",)), in_play) is None
+
+
+def test_a_finished_match_tile_shows_its_result_and_a_paused_one_says_so():
+    table = RecordingTable(rules={"length_deals": 1})
+    table.deal("E")
+    east_west_sweep(table)
+    wired = Wired({"T1": table.records, "T2": two_warnings()[:2]})
+    wired.run()
+    tiles = {tile.table: tile for tile in wired.model.hall.tiles(0.0)}
+    assert tiles["T1"].winner == "EW"
+    assert "比赛结束" in tile_html(tiles["T1"], "zh") and "东西 胜" in tile_html(tiles["T1"], "zh")
+    assert "EW won" in tile_html(tiles["T1"], "en") and "正常" not in tile_html(tiles["T1"], "zh")
+    wired.model.pause("T2")
+    wired.run()
+    t2 = next(tile for tile in wired.model.hall.tiles(0.0) if tile.table == "T2")
+    assert t2.paused and "已暂停" in tile_html(t2, "zh")
