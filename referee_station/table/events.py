@@ -164,14 +164,18 @@ class Record:
 
 @dataclass(frozen=True)
 class MatchStart(Record):
-    """First line of a log: the sides, optional rule variants and starting levels (R-LVL-1/2)."""
+    """First line of a log: the sides, optional rule variants and starting levels (R-LVL-1/2), and for
+    the record sheet (seed 003 十三) the event's name, the round and each side's players."""
 
     TYPE: ClassVar[str] = "match"
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rules", "levels", "level"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rules", "levels", "level", "event", "round", "players"})
     sides: dict[str, str] = field(default_factory=dict)
     rules: dict[str, Any] | None = None
     levels: dict[str, str] | None = None
     level: str | None = None
+    event: str | None = None
+    round: int | None = None
+    players: dict[str, tuple[str, ...]] | None = None
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> MatchStart:
@@ -190,7 +194,22 @@ class MatchStart(Record):
         if levels is not None:
             levels = {side: _level(v, kind, f"levels.{side}") for side, v in _side_map(levels, kind, "levels").items()}
         level = _level(obj["level"], kind, "level") if obj.get("level") is not None else None
-        return cls(_time(obj, kind), dict(sides), dict(rules) if rules else None, levels, level)
+        event = obj.get("event")
+        if event is not None and not isinstance(event, str):
+            raise EventError(f"match: field 'event' must be the event's name, got {_shown(event)}")
+        round_no = _int(obj["round"], kind, "round", 1, 999) if obj.get("round") is not None else None
+        players = obj.get("players")
+        if players is not None:
+            players = {side: _names(names, side) for side, names in _side_map(players, kind, "players").items()}
+        return cls(
+            _time(obj, kind), dict(sides), dict(rules) if rules else None, levels, level, event, round_no, players
+        )
+
+
+def _names(value: Any, side: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise EventError(f"match: field 'players.{side}' must be a list of names, got {_shown(value)}")
+    return tuple(value)
 
 
 @dataclass(frozen=True)

@@ -3,19 +3,31 @@ a ruling's consequence shown before it is made, the flag's table and evidence, o
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from datetime import date
+from pathlib import Path
+
 import numpy as np
+import pytest
+from pypdf import PdfReader
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
 
 from referee_station.console.models.manual import refusal
 from referee_station.console.models.preview import Consequence, Decision, preview
 from referee_station.console.models.update import TableUpdate
 from referee_station.console.qt.alert_view import AlertView
+from referee_station.console.qt.export import sheet_pdf
 from referee_station.console.qt.hall_view import tile_html
 from referee_station.console.qt.manual_view import ManualEntryView
+from referee_station.console.qt.sheet_view import SheetView
 from referee_station.console.qt.window import ConsoleWindow
 from referee_station.table.events import DealEnd, Flag, PlayCards, Tick
 from tests.console.helpers import RecordingTable, Wired, one_deal_with_flags, two_warnings
 from tests.table.helpers import east_west_sweep
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def two_infractions() -> list:
@@ -200,3 +212,37 @@ def test_a_finished_match_tile_shows_its_result_and_a_paused_one_says_so():
     wired.run()
     t2 = next(tile for tile in wired.model.hall.tiles(0.0) if tile.table == "T2")
     assert t2.paused and "已暂停" in tile_html(t2, "zh")
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils (pdftoppm) is not installed")
+def test_the_record_sheet_names_event_round_table_sides_players_and_has_signature_lines(qtbot, tmp_path):
+    table = RecordingTable(
+        event="江苏掼蛋公开赛",
+        round=3,
+        players={"EW": ["张三", "李四"], "NS": ["王五", "赵六"]},
+        rules={"length_deals": 1},
+    )
+    table.deal("E")
+    table.play("S", "3h")  # out of turn (R-PLAY-1), confirmed at once: an infraction on the sheet
+    table.feed({"type": "ruling", "flag": 1, "decision": "confirm"})
+    east_west_sweep(table)
+    wired = Wired({"T7": table.records})
+    wired.run()
+    view = SheetView(wired.model)
+    qtbot.addWidget(view)
+    view.set_table("T7")
+    pdf = tmp_path / "t7.pdf"
+    sheet_pdf(wired.model.sheet.sheet("T7"), pdf, "zh", date(2026, 5, 16))
+    text = "".join("".join(page.extract_text() for page in PdfReader(pdf).pages).split())
+    for field in ("赛事:江苏掼蛋公开赛", "第3轮", "牌桌:T7", "日期:2026-05-16", "东西:East-West(张三/李四)",
+                  "南北:North-South(王五/赵六)", "南北违例", "胜方:东西", "已打满1副",
+                  "东西East-West签名", "南北North-South签名", "裁判员签名"):  # fmt: skip
+        assert field in text, field
+    assert "infraction" not in text and "EW" not in text  # one language: 南北 违例, not "NS infraction"
+    prefix = tmp_path / "sheet"
+    subprocess.run(["pdftoppm", "-png", "-r", "60", "-singlefile", str(pdf), str(prefix)], check=True, timeout=60)
+    page = QImage(str(prefix.with_suffix(".png")))
+    assert page.width() > 400 and page.height() > 600
+    inked = [y for y in range(page.height()) if page.pixelColor(page.width() // 2, y).lightness() < 128]
+    assert inked and max(inked) > page.height() * 0.1  # the heading, rows and signature lines are drawn
+    shutil.copyfile(prefix.with_suffix(".png"), DOCS / "console-sheet.png")

@@ -164,7 +164,8 @@ def test_export_files_hold_the_match(qtbot, tmp_path):
     assert view.grid.rowCount() == 1 and view.grid.item(0, 2).text() == "东 西 — —"
     view.export_csv(tmp_path / "t1.csv")
     rows = list(csv.reader((tmp_path / "t1.csv").read_text(encoding="utf-8-sig").splitlines()))
-    assert rows[0][:2] == ["比赛记录表", "T1"]
+    assert rows[0][:4] == ["比赛记录表", "牌桌: T1", "东西: East-West", "南北: North-South"]
+    assert rows[-1] == ["东西 East-West签名: ", "南北 North-South签名: ", "裁判员签名: "]
     assert rows[2][:4] == ["1", "2", "东 西 — —", "东西 +3"]
     html = sheet_html(wired.model.sheet.sheet("T1"), "en")
     assert "<td>E W — —</td><td>EW +3</td><td>5</td><td>2</td>" in html and "Record sheet — T1" in html
@@ -173,13 +174,13 @@ def test_export_files_hold_the_match(qtbot, tmp_path):
     text = pdf_text(tmp_path / "t1.pdf")
     # Qt fakes bold for the CJK font (drawn twice), so the bold Chinese title and header come out
     # doubled ("副 副"); the rows are plain and come out as laid, so the rows are what is compared.
-    assert "T1 EW: East-West NS: North-South" in text
+    assert "EW: East-West NS: North-South" not in text and "East-West" in text
     assert in_order(text, [cell for row in sheet.rows for cell in sheet.cells(row, "zh") if cell])
     assert "东 西 — — 东西 +3 5 2" in text
     wired.model.set_language("en")
     view.export_pdf(tmp_path / "t1-en.pdf")
     text = pdf_text(tmp_path / "t1-en.pdf")
-    assert text.startswith("Record sheet — T1 EW: East-West NS: North-South " + " ".join(sheet.header("en")))
+    assert "Table: T1 · date: " in text and "EW: East-West NS: North-South " + " ".join(sheet.header("en")) in text
     assert in_order(text, [cell for row in sheet.rows for cell in sheet.cells(row, "en") if cell])
 
 
