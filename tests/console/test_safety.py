@@ -152,11 +152,11 @@ def test_the_evidence_is_shown_full_size_with_its_cards(qtbot):
     view.windowHandle().requestActivate()
     qtbot.waitUntil(view.isActiveWindow)
     wired.run()
-    assert not view.evidence_button.isEnabled()  # no camera, nothing to enlarge
+    assert view.evidence_button.isHidden() and view.frame.isHidden()  # no camera: no empty band, nothing to enlarge
     frame = np.zeros((720, 1280, 3), dtype=np.uint8)
     frame[:, :, 1] = 200
     wired.model.alerts.attach_frame(("T1", 1), frame)
-    assert view.evidence_button.isEnabled()
+    assert view.evidence_button.isEnabled() and not view.evidence_button.isHidden()
     view.list.setFocus()
     qtbot.waitUntil(view.list.hasFocus)
     qtbot.keyClick(view.list, Qt.Key.Key_Space)

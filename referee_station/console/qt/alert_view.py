@@ -232,6 +232,8 @@ class AlertView(QWidget):
             self.detail.setText("")
             self.preview.setText("")
             self.frame.clear()
+            self.frame.hide()
+            self.evidence_button.hide()
             return
         flag = alert.flag
         lang = self.model.lang
@@ -252,9 +254,9 @@ class AlertView(QWidget):
         if alert.can_stop_next and alert.next_seat:
             self.stop_next.setText(f"{tr('stop_next', lang)} ({tr(alert.next_seat, lang)})")
         image = frame_image(alert.frame)
-        if image is None:
-            self.frame.setText("—")
-        else:
+        self.frame.setVisible(image is not None)  # no empty band where no camera is
+        self.evidence_button.setVisible(image is not None)
+        if image is not None:
             self.frame.setPixmap(QPixmap.fromImage(image).scaledToHeight(136))
 
     def show_evidence(self) -> None:

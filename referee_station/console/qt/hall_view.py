@@ -57,7 +57,8 @@ class TileLabel(QLabel):
         self.table = table
         self.state = ""
         self.setTextFormat(Qt.TextFormat.RichText)
-        self.setMinimumSize(180, 80)
+        self.setWordWrap(True)  # a narrow screen wraps the tile's lines rather than widening the window
+        self.setMinimumSize(150, 80)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
     def show_tile(self, tile: Tile, lang: str) -> None:

@@ -36,8 +36,9 @@ class ManualEntryView(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.seat)
         row.addWidget(self.argument, 1)
+        actions = QHBoxLayout()  # a row of their own: the form fits a 1366 px screen's right column
         for action, button in self.buttons.items():
-            row.addWidget(button)
+            actions.addWidget(button)
             button.clicked.connect(lambda _=False, a=action: self.click(a))
         typed = QHBoxLayout()
         typed.addWidget(self.typed, 1)
@@ -45,6 +46,7 @@ class ManualEntryView(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.target)
         layout.addLayout(row)
+        layout.addLayout(actions)
         layout.addWidget(self.picker)
         layout.addLayout(typed)
         layout.addWidget(self.message)

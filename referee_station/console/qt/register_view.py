@@ -38,9 +38,9 @@ class RegisterView(QWidget):
         self.last = QLabel()
         """The ruling just made, whatever table is selected (issue #29: it was missing from the register)."""
         self.last.setWordWrap(True)
-        self.rulings = read_only_table(len(RULING_COLUMNS))
+        self.rulings = read_only_table(len(RULING_COLUMNS), wide=RULING_COLUMNS.index("rule"))
         self.penalties = read_only_table(len(PENALTY_COLUMNS))
-        self.audit = read_only_table(len(AUDIT_COLUMNS))
+        self.audit = read_only_table(len(AUDIT_COLUMNS), wide=AUDIT_COLUMNS.index("what"))
         self.titles = [QLabel(), QLabel(), QLabel()]
         layout = QVBoxLayout(self)
         layout.addWidget(self.last)

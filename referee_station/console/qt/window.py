@@ -39,7 +39,7 @@ class ConsoleWindow(QMainWindow):
         self.tabs = QTabWidget()
         for view in (self.register, self.manual, self.sheet):
             self.tabs.addTab(view, "")
-        left = QSplitter(Qt.Orientation.Vertical)
+        self.left = left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(self.hall)
         left.addWidget(self.table_view)
         left.setSizes([300, 600])
@@ -63,9 +63,22 @@ class ConsoleWindow(QMainWindow):
         self.hall.table_selected.connect(self.select)
         self.alerts.list.currentItemChanged.connect(self._alert_selected)
         model.hall.table_added.connect(lambda name: self.select(name) if self.selected is None else None)
+        model.hall.table_added.connect(lambda _: self.fit_hall())
         model.language_changed.connect(self.retranslate)
         self.retranslate(model.lang)
         self.alerts.list.setFocus()  # the ruling keys work from the start, and only there
+
+    def fit_hall(self) -> None:
+        """The hall grid as tall as its tiles need (at most half the height), the table below the rest:
+        no empty band under the tiles (issue #29)."""
+        self.hall.refresh()
+        total = sum(self.left.sizes()) or self.height()
+        wanted = min(self.hall.sizeHint().height(), total // 2)
+        self.left.setSizes([wanted, total - wanted])
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_hall()
 
     def _alert_selected(self, item, _previous=None) -> None:
         """Selecting a flag shows its table (issue #29: the view stayed on another table)."""
