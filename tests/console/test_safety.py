@@ -246,3 +246,17 @@ def test_the_record_sheet_names_event_round_table_sides_players_and_has_signatur
     inked = [y for y in range(page.height()) if page.pixelColor(page.width() // 2, y).lightness() < 128]
     assert inked and max(inked) > page.height() * 0.1  # the heading, rows and signature lines are drawn
     shutil.copyfile(prefix.with_suffix(".png"), DOCS / "console-sheet.png")
+
+
+def test_history_rows_follow_a_language_switch(qtbot):
+    wired = Wired({"T1": one_deal_with_flags()})
+    window = ConsoleWindow(wired.model)
+    qtbot.addWidget(window)
+    wired.run()
+    window.table_view.redraw()
+    history = window.table_view.history
+    assert history.item(1, 3).text() == "不要" and "出牌" in history.item(2, 3).text()
+    window.toggle_language()
+    assert history.rowCount() == len(wired.model.table("T1").history)
+    assert history.item(1, 3).text() == "pass" and history.item(2, 2).text() == "E"
+    assert "下家" not in window.alerts.stop_next.text() and "Penalty register" in window.tabs.tabText(0)

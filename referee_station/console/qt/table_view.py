@@ -142,6 +142,7 @@ class TableView(QWidget):
         self.lang = self.canvas.lang = lang
         self.seats.setHorizontalHeaderLabels([tr(c, lang) for c in SEAT_COLUMNS])
         self.history.setHorizontalHeaderLabels([tr(c, lang) for c in HISTORY_COLUMNS])
+        self.history.setRowCount(0)  # the rows already shown are written again in the new language
         self.redraw()
 
     def redraw(self) -> None:
