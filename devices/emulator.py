@@ -57,6 +57,7 @@ from devices.messages import (
     Hello,
     Message,
     PassPressed,
+    Pause,
     ReportEntered,
     Show,
     Stop,
@@ -78,7 +79,9 @@ class TimerDisplay:
 
     countdown: Countdown | None = None
     running: bool = False
+    paused: bool = False
     left_at_stop_ms: int | None = None
+    """Time left when the countdown was stopped or paused (ms)."""
     text: str = ""
     beeps: int = 0
     expired_limit: bool = False
@@ -239,7 +242,8 @@ class Emulator:
             left = (timer.countdown.deadline_us - self.device_us()) / 1e6
             shown = f"{timer.countdown.seat} {timer.countdown.action.value} {left:.1f} s"
         else:
-            shown = f"stopped, {(timer.left_at_stop_ms or 0) / 1e3:.1f} s left"
+            state = "paused" if timer.paused else "stopped"
+            shown = f"{state}, {(timer.left_at_stop_ms or 0) / 1e3:.1f} s left"
         reports = " ".join(f"{s}:{'-' if u.shown_report is None else u.shown_report}" for s, u in self.seats.items())
         return f"timer [{shown}] text {timer.text!r} beeps {timer.beeps}; reports {reports}"
 
@@ -485,7 +489,7 @@ class Emulator:
     def _apply(self, message: Message) -> None:
         timer = self.timer
         if isinstance(message, Countdown):
-            timer.countdown, timer.running, timer.left_at_stop_ms = message, True, None
+            timer.countdown, timer.running, timer.left_at_stop_ms, timer.paused = message, True, None, False
             timer.expired_limit = timer.expired_grace = False
             left = (message.deadline_us - self.device_us()) / 1e6
             self._log(
@@ -495,8 +499,13 @@ class Emulator:
         elif isinstance(message, Stop):
             if timer.running and timer.countdown is not None:
                 timer.left_at_stop_ms = max(0, (timer.countdown.deadline_us - self.device_us()) // 1000)
-            timer.running = False
+            timer.running = timer.paused = False
             self._log("timer: stop")
+        elif isinstance(message, Pause):
+            if timer.running and timer.countdown is not None:
+                timer.left_at_stop_ms = (timer.countdown.deadline_us - self.device_us()) // 1000
+                timer.running, timer.paused = False, True
+            self._log(f"timer: paused, {(timer.left_at_stop_ms or 0) / 1e3:.1f} s left")
         elif isinstance(message, Show):
             timer.text = message.text
             self._log(f"timer: show {message.text!r}")

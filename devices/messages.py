@@ -38,6 +38,7 @@ class Kind(IntEnum):
     STOP = 0x11
     SHOW = 0x12
     BEEP = 0x13
+    PAUSE = 0x14
     PASS_PRESSED = 0x20
     REPORT_ENTERED = 0x21
 
@@ -255,6 +256,17 @@ class Stop(Message):
 
 
 @dataclass(frozen=True, slots=True)
+class Pause(Message):
+    """Freeze the countdown (the referee paused the table, e.g. while a ruling is pending): the display
+    keeps the time left and nothing beeps. The next ``Countdown`` starts it again: resuming and added
+    time are countdowns with the deadline the referee moved, so the deadline has one owner."""
+
+    KIND: ClassVar[Kind] = Kind.PAUSE
+    SENT_BY: ClassVar[frozenset[str]] = frozenset({"station"})
+    RELIABLE: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
 class Show(Message):
     """Show a short text or number on the timer (at most 32 UTF-8 bytes)."""
 
@@ -349,6 +361,7 @@ MESSAGE_TYPES: dict[int, type[Message]] = {
         Stop,
         Show,
         Beep,
+        Pause,
         PassPressed,
         ReportEntered,
     )

@@ -19,7 +19,19 @@ from typing import Any
 
 from devices.errors import DeviceTimeoutError, ProtocolError
 from devices.link import Link, LinkConfig, LinkStats, LinkStatus, Received
-from devices.messages import TIMER, Action, Beep, Countdown, Hello, Message, PassPressed, ReportEntered, Show, Stop
+from devices.messages import (
+    TIMER,
+    Action,
+    Beep,
+    Countdown,
+    Hello,
+    Message,
+    PassPressed,
+    Pause,
+    ReportEntered,
+    Show,
+    Stop,
+)
 
 DEFAULT_GRACE = 10.0
 """R-TIME-3: the grace countdown (读秒) after the limit, 10 s unless the match rules say otherwise."""
@@ -116,6 +128,10 @@ class TableDevices:
     def stop(self, *, wait: bool = True) -> Future[None]:
         """Stop the countdown (the player acted)."""
         return self._command(Stop(), wait)
+
+    def pause(self, *, wait: bool = True) -> Future[None]:
+        """Freeze the countdown, showing the time left; the next ``send_countdown`` starts it again."""
+        return self._command(Pause(), wait)
 
     def show(self, text: str | int, *, wait: bool = True) -> Future[None]:
         """Show a short message or number on the timer (at most 32 bytes of UTF-8)."""

@@ -32,7 +32,17 @@ from referee_station.station.health import CameraState, CameraWatch, Notice
 from referee_station.station.round_gate import RoundGate
 from referee_station.station.setup import MatchSetup
 from referee_station.table.corrections import CorrectingReferee
-from referee_station.table.events import HEALTH_UNITS, Countdown, Flag, Health, Output, PlayCards, Record, Ruling
+from referee_station.table.events import (
+    HEALTH_UNITS,
+    Countdown,
+    Flag,
+    Health,
+    Output,
+    PlayCards,
+    Record,
+    Ruling,
+    TimerControl,
+)
 from vision.pipeline import CameraPipeline, InputMerge
 
 MAX_PRELUDE = 4
@@ -96,6 +106,8 @@ class SeatUnits(Protocol):
     def healthy(self) -> bool: ...
 
     def countdown(self, out: Countdown) -> None: ...
+
+    def pause(self) -> None: ...
 
 
 class Hall(Protocol):
@@ -262,6 +274,8 @@ class Station:
         self.director.observe(outputs)
         flags = [o for o in outputs if isinstance(o, Flag)]
         image = self.frame_at(event.t) if flags or isinstance(event, PlayCards) else None
+        if isinstance(event, TimerControl) and event.action == "pause" and self.seat_units is not None:
+            self.seat_units.pause()  # resuming and added time reach the timer as countdowns
         for out in outputs:
             if isinstance(out, Countdown) and self.seat_units is not None:
                 self.seat_units.countdown(out)
@@ -299,4 +313,3 @@ class Station:
         if self.seat_units is not None:
             out["timer"] = out["seats"] = self._seats_ok
         return out
-

@@ -16,7 +16,7 @@ from typing import Any
 from referee_station.table.config import RulesConfig
 from referee_station.table.events import SEATS, SIDES, EventError, MatchStart, parse_record
 
-SETUP_FIELDS = frozenset({"sides", "rules", "levels", "leader"})
+SETUP_FIELDS = frozenset({"sides", "rules", "levels", "leader", "event", "round", "players"})
 
 
 class SetupError(ValueError):
@@ -26,12 +26,16 @@ class SetupError(ValueError):
 @dataclass(frozen=True)
 class MatchSetup:
     """What the referee enters before play: ``sides`` {EW, NS: names}, ``rules`` (RulesConfig
-    settings and ``variants`` V-1…V-5), optional starting ``levels`` {EW, NS}, the first ``leader``."""
+    settings and ``variants`` V-1…V-5), optional starting ``levels`` {EW, NS}, the first ``leader``;
+    for the record sheet (seed 003 十三) optionally the ``event``'s name, the ``round`` and the ``players``."""
 
     sides: dict[str, str]
     leader: str
     rules: dict[str, Any] = field(default_factory=dict)
     levels: dict[str, str] | None = None
+    event: str | None = None
+    round: int | None = None
+    players: dict[str, list[str]] | None = None
 
     def __post_init__(self) -> None:
         if set(self.sides) != set(SIDES) or not all(isinstance(v, str) and v.strip() for v in self.sides.values()):
@@ -64,6 +68,9 @@ class MatchSetup:
             data["leader"],
             dict(rules),
             None if levels is None else {str(k): str(v) for k, v in levels.items()},
+            data.get("event"),
+            data.get("round"),
+            data.get("players"),
         )
 
     @classmethod
@@ -82,6 +89,9 @@ class MatchSetup:
         out: dict[str, Any] = {"sides": dict(self.sides), "leader": self.leader, "rules": dict(self.rules)}
         if self.levels:
             out["levels"] = dict(self.levels)
+        for name in ("event", "round", "players"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
         return out
 
     def match_record(self, t: float) -> MatchStart:
@@ -91,6 +101,9 @@ class MatchSetup:
             line["rules"] = self.rules
         if self.levels:
             line["levels"] = self.levels
+        for name in ("event", "round", "players"):
+            if getattr(self, name) is not None:
+                line[name] = getattr(self, name)
         record = parse_record(line)
         assert isinstance(record, MatchStart)
         return record

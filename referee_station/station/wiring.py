@@ -152,6 +152,10 @@ class SeatUnitLink:
         if self.healthy:
             self.driver.send_countdown(out.to_json(), wait=False)
 
+    def pause(self) -> None:
+        if self.healthy:
+            self.driver.pause(wait=False)
+
     def close(self) -> None:
         self.driver.close()
 

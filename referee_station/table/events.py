@@ -164,14 +164,18 @@ class Record:
 
 @dataclass(frozen=True)
 class MatchStart(Record):
-    """First line of a log: the sides, optional rule variants and starting levels (R-LVL-1/2)."""
+    """First line of a log: the sides, optional rule variants and starting levels (R-LVL-1/2), and for
+    the record sheet (seed 003 十三) the event's name, the round and each side's players."""
 
     TYPE: ClassVar[str] = "match"
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rules", "levels", "level"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rules", "levels", "level", "event", "round", "players"})
     sides: dict[str, str] = field(default_factory=dict)
     rules: dict[str, Any] | None = None
     levels: dict[str, str] | None = None
     level: str | None = None
+    event: str | None = None
+    round: int | None = None
+    players: dict[str, tuple[str, ...]] | None = None
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> MatchStart:
@@ -190,7 +194,22 @@ class MatchStart(Record):
         if levels is not None:
             levels = {side: _level(v, kind, f"levels.{side}") for side, v in _side_map(levels, kind, "levels").items()}
         level = _level(obj["level"], kind, "level") if obj.get("level") is not None else None
-        return cls(_time(obj, kind), dict(sides), dict(rules) if rules else None, levels, level)
+        event = obj.get("event")
+        if event is not None and not isinstance(event, str):
+            raise EventError(f"match: field 'event' must be the event's name, got {_shown(event)}")
+        round_no = _int(obj["round"], kind, "round", 1, 999) if obj.get("round") is not None else None
+        players = obj.get("players")
+        if players is not None:
+            players = {side: _names(names, side) for side, names in _side_map(players, kind, "players").items()}
+        return cls(
+            _time(obj, kind), dict(sides), dict(rules) if rules else None, levels, level, event, round_no, players
+        )
+
+
+def _names(value: Any, side: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise EventError(f"match: field 'players.{side}' must be a list of names, got {_shown(value)}")
+    return tuple(value)
 
 
 @dataclass(frozen=True)
@@ -489,6 +508,38 @@ class Reverse(Record):
         return cls(_time(obj, kind), _int(_need(obj, "flag", kind), kind, "flag", 1, 10**9), reason)
 
 
+TIMER_ACTIONS = ("pause", "resume", "add")
+
+
+@dataclass(frozen=True)
+class TimerControl(Record):
+    """The referee pauses the table's clocks (a ruling is pending), resumes them, or gives a seat
+    ``seconds`` more on its running clock (R-TIME: the referee may stop and extend the time)."""
+
+    TYPE: ClassVar[str] = "timer"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"seat", "seconds"})
+    action: str = "pause"
+    seat: str | None = None
+    seconds: float | None = None
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> TimerControl:
+        kind = cls.TYPE
+        action = _need(obj, "action", kind)
+        if action not in TIMER_ACTIONS:
+            raise EventError(f"timer: field 'action' must be one of {', '.join(TIMER_ACTIONS)}, got {_shown(action)}")
+        if action != "add":
+            if "seat" in obj or "seconds" in obj:
+                raise EventError(f"timer: {action} takes no seat or seconds")
+            return cls(_time(obj, kind), action)
+        seconds = _number(_need(obj, "seconds", kind))
+        if seconds is None or not 0 < seconds <= 3600:
+            raise EventError(
+                f"timer: field 'seconds' must be a number of seconds in (0, 3600], got {_shown(obj['seconds'])}"
+            )
+        return cls(_time(obj, kind), action, _seat(obj, kind), seconds)
+
+
 # ---------------------------------------------------------------------------------------------
 # Outputs
 
@@ -677,7 +728,7 @@ INPUT_TYPES: dict[str, type[Record]] = {
     cls.TYPE: cls
     for cls in (
         MatchStart, DealStart, Tribute, Return, PlayCards, Pass, Report, Clear, Tick, Health, Ruling, TimeCall, Sign,
-        Settle, Reverse,
+        Settle, Reverse, TimerControl,
     )
 }  # fmt: skip
 OUTPUT_TYPES: dict[str, type[Record]] = {
@@ -687,7 +738,7 @@ RECORD_TYPES: dict[str, type[Record]] = INPUT_TYPES | OUTPUT_TYPES
 
 InputEvent = (
     MatchStart | DealStart | Tribute | Return | PlayCards | Pass | Report | Clear | Tick | Health | Ruling
-    | TimeCall | Sign | Settle | Reverse
+    | TimeCall | Sign | Settle | Reverse | TimerControl
 )
 
 

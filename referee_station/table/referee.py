@@ -8,6 +8,8 @@ Invariants:
   play is taken back and the same seat is still to act (R-PLAY-1, R-PEN infraction).
 - Only confirmed flags climb the ladder (``ruling`` events, or every flag with ``auto_confirm``);
   a foul ends the deal with the violating side double down, a match loss ends the match.
+- While the referee has paused the table (``timer`` pause) no clock runs out; resuming moves every
+  deadline by the pause (R-TIME), added time moves one seat's.
 - A strange event (a play before any deal, a ruling for an unknown flag) is flagged as an
   anomaly and otherwise ignored: the referee never raises out of ``feed``.
 """
@@ -64,6 +66,7 @@ from referee_station.table.events import (
     Sign,
     Tick,
     TimeCall,
+    TimerControl,
     Tribute,
 )
 from referee_station.table.ladder import Ladder
@@ -173,6 +176,8 @@ class TableReferee:
         self.match_over = False
         self.time_called: float | None = None
         """When the head called time (R-MATCH-1): the deal in progress is the last."""
+        self.paused_at: float | None = None
+        """When the referee paused the clocks (``timer`` pause), while they stay paused."""
         self.ladder = Ladder()
         self.flags: dict[int, FlagState] = {}
         self._out: list[Output] = []
@@ -190,6 +195,7 @@ class TableReferee:
             Ruling: self._on_ruling,
             TimeCall: self._on_time_call,
             Sign: lambda ev: None,
+            TimerControl: self._on_timer,
         }
 
     # -- the one way in -------------------------------------------------------------------
@@ -204,7 +210,7 @@ class TableReferee:
         if event.t < self.now:
             self._strange(event.t, None, f"time went backwards: {event.t:.3f} after {self.now:.3f}")
         self.now = max(self.now, event.t)
-        if not isinstance(event, (MatchStart, Ruling)):
+        if not isinstance(event, (MatchStart, Ruling)) and self.paused_at is None:
             self._check_clocks(event.t)
         try:
             handler(event)
@@ -283,6 +289,45 @@ class TableReferee:
                 clock.flagged = True
                 late = t - clock.deadline
                 self._flag(t, "overtime", seat, f"{clock.action} {late:.1f} s past the limit, grace {grace:g} s")
+
+    def _on_timer(self, ev: TimerControl) -> None:
+        """Pause, resume, add time: a paused clock does not run out; resuming moves every deadline by
+        the pause, added time moves one; each moved clock is sent again as a ``countdown``."""
+        if ev.action == "pause":
+            if self.paused_at is not None:
+                self._strange(ev.t, None, "the clocks are paused already")
+                return
+            self.paused_at = ev.t
+            return
+        clocks = self.deal.clocks if self.deal is not None else {}
+        if ev.action == "resume":
+            if self.paused_at is None:
+                self._strange(ev.t, None, "resume, but the clocks are not paused")
+                return
+            pause, self.paused_at = ev.t - self.paused_at, None
+            for clock in clocks.values():
+                clock.deadline += pause
+                self._send_clock(ev.t, clock)
+            return
+        clock = clocks.get(ev.seat) if ev.seat is not None else None
+        if clock is None or ev.seconds is None:
+            self._strange(ev.t, ev.seat, f"time added to {ev.seat}, whose clock is not running")
+            return
+        clock.deadline += ev.seconds
+        if clock.deadline > ev.t:
+            clock.grace_sent = False  # the limit is ahead again: the 读秒 grace will start anew
+        if self.paused_at is None:
+            self._send_clock(ev.t, clock)
+
+    def _send_clock(self, t: float, clock: Clock) -> None:
+        """A clock whose deadline moved, as the ``countdown`` the timer shows (its grace when in it)."""
+        if clock.grace_sent:
+            deadline = clock.deadline + self.config.grace
+            self._emit(Countdown(t=t, seat=clock.seat, action="grace", limit=deadline - t, deadline=deadline))
+        else:
+            self._emit(
+                Countdown(t=t, seat=clock.seat, action=clock.action, limit=clock.deadline - t, deadline=clock.deadline)
+            )
 
     # -- match and deal ---------------------------------------------------------------------
 
@@ -938,6 +983,7 @@ class TableReferee:
             "deals_played": self.deals_played,
             "match_over": self.match_over,
             "time_called": self.time_called,
+            "paused_at": self.paused_at,
             "ladder": self.ladder.snapshot(),
             "open_flags": sorted(i for i, f in self.flags.items() if f.decided is None and f.flag.penalty != "anomaly"),
         }

@@ -99,7 +99,7 @@ def test_a_ruling_names_the_referee_who_issued_it_and_closes_the_alert() -> None
         model.apply(update)
     assert [(a.flag.id, a.decision, a.who) for a in model.alerts.answered] == [(2, "confirm", "李裁判")]
     assert [a.flag.id for a in model.alerts.pending] == [1]
-    assert [(e.who, e.what) for e in model.register.audit] == [("李裁判", "confirm flag 2")]
+    assert [(e.who, e.what("en")) for e in model.register.audit] == [("李裁判", "confirmed #2")]
     assert [p.penalty for p in model.register.penalties["T2"]] == ["warning"]
 
 

@@ -35,6 +35,7 @@ def test_no_ruling_leaves_before_a_login_and_an_unsent_one_returns_to_the_queue(
     model, window, sent = head_window(qtbot)
     key = window.alerts.current_key()
     assert key == ("T1", 1) and window.selected == "T1"  # T1's infraction heads the queue
+    qtbot.waitUntil(window.alerts.list.hasFocus)  # the queue has the focus, so its keys rule (issue #29)
     qtbot.keyClick(window.alerts.list, Qt.Key.Key_Return)
     assert sent == [] and model.alerts.get(key) is not None
     assert window.dialog is not None and window.dialog.isVisible()

@@ -44,11 +44,12 @@ def test_confirm_moves_the_alert_to_the_register_and_climbs_the_ladder():
     steps = [(p.penalty, p.reason) for p in register.side_penalties("T1", "NS")]
     assert steps == [("warning", "confirmed"), ("warning", "confirmed"), ("infraction", "two warnings")]
     assert register.ladders["T1"]["NS"]["infraction"] == 1
-    audit = [(e.who, e.what, e.changed) for e in register.audit]
+    audit = [(e.who, e.what("en"), e.changed("en")) for e in register.audit]
     assert audit == [
-        ("张裁判", "confirm flag 1", "NS warning 0→1"),
-        ("张裁判", "confirm flag 2", "NS warning 1→2, NS infraction 0→1"),
+        ("张裁判", "confirmed #1", "NS warning 0→1"),
+        ("张裁判", "confirmed #2", "NS warning 1→2, NS infraction 0→1"),
     ]
+    assert register.audit[-1].changed("zh") == "南北 警告 1→2, 南北 违例 0→1"
 
 
 def test_dismiss_changes_nothing_on_the_ladder():
@@ -57,7 +58,7 @@ def test_dismiss_changes_nothing_on_the_ladder():
     wired.model.rule(wired.model.alerts.pending[0].key, "dismiss")
     wired.run()
     assert wired.model.register.penalties["T1"] == []
-    assert wired.model.register.audit[-1].changed == "no change"
+    assert wired.model.register.audit[-1].changed("en") == "no change"
     assert len(wired.model.alerts.pending) == 1
 
 
@@ -99,7 +100,7 @@ def test_manual_entry_goes_to_the_referee_and_is_audited():
     wired.run()
     table = wired.model.table("T1")
     assert table.deal["last"]["cards"] == ["3s", "3h"]
-    assert wired.model.register.audit[-1].what.startswith("manual ")
+    assert wired.model.register.audit[-1].what("zh") == "手动录入: 东 出牌 3♠ 3♥"
     assert wired.model.register.audit[-1].who == "张裁判"
 
 
@@ -128,7 +129,7 @@ def test_the_card_picker_keeps_the_order_and_two_copies_at_most():
     changes = []
     picker.changed.connect(lambda: changes.append(picker.argument))
     assert [picker.add(code) for code in ("Th", "10♥", "BJ", "Th")] == [True, True, True, False]
-    assert picker.cards == ["Th", "Th", "BJ"] and picker.count("Th") == 2 and picker.shown() == "T♥ T♥ 大王"
+    assert picker.cards == ["Th", "Th", "BJ"] and picker.count("Th") == 2 and picker.shown() == "10♥ 10♥ 大王"
     assert picker.undo() == "BJ" and picker.add("BJ") and picker.argument == "Th Th BJ"
     picker.clear()
     assert picker.undo() is None and changes == ["Th", "Th Th", "Th Th BJ", "Th Th", "Th Th BJ", ""]
@@ -161,5 +162,5 @@ def test_the_stop_next_choice_reaches_the_referee():
     wired.run()
     table = wired.model.table("T1")
     assert table.deal["stopped"] == ["S"]  # the 下家 E stops S's next play (RULES.md section 9)
-    assert wired.model.register.audit[-1].what == "confirm flag 1 (stop next)"
+    assert wired.model.register.audit[-1].what("en") == "confirmed #1 + next play stopped"
     assert wired.model.alerts.answered[-1].stop_next

@@ -33,7 +33,11 @@ def test_a_flag_raised_by_the_referee_appears_in_the_queue(qtbot):
     assert len(shown) == 2
     assert "越序出牌" in shown[0] and "违例" in shown[0]
     assert view.current_key() == ("T1", 1)
-    assert "R-PLAY-1" in view.detail.text() and "out-of-turn play" in view.detail.text()
+    assert "R-PLAY-1" in view.detail.text() and "越序出牌" in view.detail.text()
+    assert "out-of-turn" not in view.detail.text()  # one language at a time (issue #29)
+    wired.model.set_language("en")
+    assert "out-of-turn play" in view.detail.text() and "越序" not in view.detail.text()
+    wired.model.set_language("zh")
     assert view.stop_next.isEnabled()  # infraction: the 下家 (E) may stop S's next play
     view.select_next()
     assert view.current_key() == ("T1", 2) and not view.stop_next.isEnabled()
@@ -55,9 +59,14 @@ def test_confirm_moves_it_to_the_register_and_escalates_the_ladder(qtbot):
     assert texts(register.rulings, 4) == ["确认", "确认"]
     assert texts(register.rulings, 5) == ["张裁判", "张裁判"]
     assert texts(register.penalties, 1) == ["警告", "警告", "违例"]
-    assert texts(register.penalties, 2)[-1] == "two warnings"
+    assert texts(register.penalties, 2)[-1] == "两次警告"
     assert "违例×1" in register.ladder.text()
+    assert texts(register.audit, 4)[-1] == "南北 警告 1→2, 南北 违例 0→1"
+    assert texts(register.audit, 3)[-1] == "确认 #2" and texts(register.audit, 0)[-1] == "3.0"
+    assert register.audit.horizontalHeaderItem(0).text() == "牌桌时间 (秒)"  # one time base, with its unit
+    wired.model.set_language("en")
     assert texts(register.audit, 4)[-1] == "NS warning 1→2, NS infraction 0→1"
+    assert texts(register.penalties, 2)[-1] == "two warnings" and texts(register.audit, 3)[-1] == "confirmed #2"
 
 
 def test_infraction_with_the_stop_next_choice(qtbot):
@@ -140,7 +149,7 @@ def test_the_picker_clears_and_speaks_english(qtbot):
     wired.model.set_language("en")
     for code in ("BJ", "SJ", "Td"):
         qtbot.mouseClick(view.picker.buttons[code], Qt.MouseButton.LeftButton)
-    assert view.picker.picked.text() == "picked: BJ SJ T♦" and view.argument.text() == "BJ SJ Td"
+    assert view.picker.picked.text() == "picked: BJ SJ 10♦" and view.argument.text() == "BJ SJ Td"
     qtbot.mouseClick(view.picker.clear_button, Qt.MouseButton.LeftButton)
     assert view.argument.text() == "" and wired.model.picker.cards == [] and view.picker.buttons["BJ"].text() == "BJ"
 
@@ -154,7 +163,8 @@ def test_export_files_hold_the_match(qtbot, tmp_path):
     assert view.grid.rowCount() == 1 and view.grid.item(0, 2).text() == "东 西 — —"
     view.export_csv(tmp_path / "t1.csv")
     rows = list(csv.reader((tmp_path / "t1.csv").read_text(encoding="utf-8-sig").splitlines()))
-    assert rows[0][:2] == ["比赛记录表", "T1"]
+    assert rows[0][:4] == ["比赛记录表", "牌桌: T1", "东西: East-West", "南北: North-South"]
+    assert rows[-1] == ["东西 East-West签名: ", "南北 North-South签名: ", "裁判员签名: "]
     assert rows[2][:4] == ["1", "2", "东 西 — —", "东西 +3"]
     html = sheet_html(wired.model.sheet.sheet("T1"), "en")
     assert "<td>E W — —</td><td>EW +3</td><td>5</td><td>2</td>" in html and "Record sheet — T1" in html
@@ -163,13 +173,13 @@ def test_export_files_hold_the_match(qtbot, tmp_path):
     text = pdf_text(tmp_path / "t1.pdf")
     # Qt fakes bold for the CJK font (drawn twice), so the bold Chinese title and header come out
     # doubled ("副 副"); the rows are plain and come out as laid, so the rows are what is compared.
-    assert "T1 EW: East-West NS: North-South" in text
+    assert "EW: East-West NS: North-South" not in text and "East-West" in text
     assert in_order(text, [cell for row in sheet.rows for cell in sheet.cells(row, "zh") if cell])
     assert "东 西 — — 东西 +3 5 2" in text
     wired.model.set_language("en")
     view.export_pdf(tmp_path / "t1-en.pdf")
     text = pdf_text(tmp_path / "t1-en.pdf")
-    assert text.startswith("Record sheet — T1 EW: East-West NS: North-South " + " ".join(sheet.header("en")))
+    assert "Table: T1 · date: " in text and "EW: East-West NS: North-South " + " ".join(sheet.header("en")) in text
     assert in_order(text, [cell for row in sheet.rows for cell in sheet.cells(row, "en") if cell])
 
 
@@ -214,7 +224,7 @@ def test_table_view_draws_the_table(qtbot):
     wired.run()
     view.set_model(wired.model.table("T1"))
     view.resize(900, 500)
-    assert "T1" in view.header.text() and "该出 西 跟牌 20s" in view.header.text()
+    assert "T1" in view.header.text() and "该出 西 跟牌 20 s" in view.header.text()
     assert [view.seats.item(r, 1).text() for r in range(4)] == ["19", "27", "27", "27"]
     assert view.history.item(0, 4).font().strikeOut()  # S's out-of-turn play, void
     assert not view.grab().isNull()

@@ -129,8 +129,8 @@ def test_flag_frame_and_ruling_travel_between_two_stations_and_the_head_console(
             assert [row[5] for row in register.records(HALL, table)] == lines
         ladder = stations["T22"].station.referee.snapshot()["ladder"]
         assert model.register.ladders["T22"] == ladder and ladder[flag.side]["warning"] == 1
-        assert [(e.table, e.who, e.what) for e in model.register.audit if e.who == "li"] == [
-            ("T22", "li", f"confirm flag {flag.id}")
+        assert [(e.table, e.who, e.what("en")) for e in model.register.audit if e.who == "li"] == [
+            ("T22", "li", f"confirmed #{flag.id}")
         ]
         assert [a.key for a in model.alerts.answered if a.who == "li"] == [key]
         assert [w for w in window.warnings if w[0] in SEEDS] == []  # the head's replay gave every logged output

@@ -51,6 +51,11 @@ class DeviceBridge:
         if self.healthy:
             self.driver.send_countdown(out.to_json(), wait=False)
 
+    def pause(self) -> None:
+        """Freeze the timer's countdown (the referee paused the table); the next countdown restarts it."""
+        if self.healthy:
+            self.driver.pause(wait=False)
+
     def close(self) -> None:
         self.driver.close()
         self.emulator.close()

@@ -12,14 +12,17 @@ from collections.abc import Callable
 
 from referee_station.console.models.alerts import AlertKey, AlertQueue
 from referee_station.console.models.hall import HallModel
-from referee_station.console.models.manual import parse_entry
+from referee_station.console.models.manual import EntryRefused, parse_entry, refusal
 from referee_station.console.models.picker import CardPicker
 from referee_station.console.models.register import PenaltyRegister
 from referee_station.console.models.sheet import RecordSheet
 from referee_station.console.models.signal import Signal
 from referee_station.console.models.table import TableModel
 from referee_station.console.models.update import TableUpdate
-from referee_station.table.events import Record
+from referee_station.table.events import Record, TimerControl
+
+ADD_SECONDS = 30.0
+"""What one press of the console's add-time button gives the seat (R-TIME)."""
 
 
 class ConsoleModel:
@@ -81,8 +84,26 @@ class ConsoleModel:
         return True
 
     def enter(self, table: str, text: str) -> Record:
-        """A manual entry for ``table`` (raises ``ManualEntryError`` with the reason)."""
-        event = parse_entry(text, self.table(table).now)
+        """A manual entry for ``table`` (raises ``ManualEntryError`` with the reason, ``EntryRefused``
+        when the table's state makes it impossible: nothing is sent then)."""
+        model = self.table(table)
+        event = parse_entry(text, model.now)
+        refused = refusal(event, model.snapshot)
+        if refused is not None:
+            raise EntryRefused(table, refused)
+        self.send.emit(table, event, self.referee)
+        return event
+
+    def pause(self, table: str) -> TimerControl:
+        """Pause ``table``'s clocks, or resume them when paused (the timer follows, devices/PROTOCOL.md)."""
+        model = self.table(table)
+        event = TimerControl(t=model.now, action="pause" if model.paused_at is None else "resume")
+        self.send.emit(table, event, self.referee)
+        return event
+
+    def add_time(self, table: str, seat: str, seconds: float = ADD_SECONDS) -> TimerControl:
+        """Give ``seat`` at ``table`` more time on its running clock."""
+        event = TimerControl(t=self.table(table).now, action="add", seat=seat, seconds=seconds)
         self.send.emit(table, event, self.referee)
         return event
 

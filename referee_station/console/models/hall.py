@@ -42,6 +42,10 @@ class Tile:
     health: dict[str, bool]
     age: float | None
     """Wall seconds since the table's last event."""
+    winner: str | None = None
+    """``EW`` / ``NS`` / ``draw`` once the match is over (R-MATCH-1/2), so its tile shows the result."""
+    paused: bool = False
+    """The referee paused the table's clocks."""
 
     @property
     def severity(self) -> int:
@@ -72,6 +76,8 @@ def tile_of(model: TableModel, wall_now: float) -> Tile:
         deal=int(model.deal.get("number", 0)),
         health=dict(model.health),
         age=age,
+        winner=None if model.match_end is None else model.match_end.winner,
+        paused=model.paused_at is not None,
     )
 
 

@@ -12,7 +12,13 @@ R-REPORT-1, R-TRIB). Accepted forms, seat first (E S W N or 东 南 西 北)::
 
 from __future__ import annotations
 
-from referee_station.table.events import EventError, Record, parse_record
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee_station.console.models.cards import card_text, face
+from referee_station.console.models.i18n import tr
+from referee_station.table.events import EventError, PlayCards, Record, Report, TimerControl, Tribute, parse_record
 
 SEAT_WORDS = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "南": "S", "西": "W", "北": "N"}
 ACTION_WORDS = {
@@ -33,8 +39,51 @@ ACTION_WORDS = {
 }
 
 
+MAX_COPIES = 2
+"""Two decks: no play can hold a third copy of a face (R-CARD-1)."""
+
+
 class ManualEntryError(EventError):
     """The typed entry is not one of the accepted forms; the message says which part is wrong."""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an entry cannot have happened at its table: an i18n key and its values."""
+
+    key: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def text(self, lang: str = "zh") -> str:
+        values = {k: tr(v, lang) if k == "seat" else v for k, v in self.values.items()}
+        return tr(self.key, lang, **values)
+
+
+class EntryRefused(ManualEntryError):
+    """A well-formed entry that the table's state makes impossible; nothing is sent (issue #29)."""
+
+    def __init__(self, table: str, refusal: Refusal) -> None:
+        super().__init__(f"{table}: {refusal.text('en')}")
+        self.table = table
+        self.refusal = refusal
+
+
+def refusal(event: Record, snapshot: dict[str, Any]) -> Refusal | None:
+    """Why ``event`` cannot be entered at a table in the state ``snapshot`` (the referee's ``snapshot()``),
+    or ``None``. Only what the state shows for certain is refused: the rules stay the referee's."""
+    if snapshot.get("match_over"):
+        return Refusal("entry_match_over")
+    deal = snapshot.get("deal") or {}
+    if deal.get("phase") in (None, "over"):
+        return Refusal("entry_no_deal")
+    if isinstance(event, PlayCards):
+        third = next((code for code, n in Counter(event.cards).items() if n > MAX_COPIES), None)
+        if third is not None:
+            return Refusal("entry_third_copy", {"card": face(third)})
+        left = deal.get("counts", {}).get(event.seat)
+        if left is not None and len(event.cards) > left:
+            return Refusal("entry_too_many", {"seat": event.seat, "left": left, "n": len(event.cards)})
+    return None
 
 
 def parse_entry(text: str, t: float) -> Record:
@@ -62,3 +111,19 @@ def parse_entry(text: str, t: float) -> Record:
     elif rest:
         raise ManualEntryError(f"a pass takes nothing after it, got {' '.join(rest)!r}")
     return parse_record(record)
+
+
+def describe(event: Record, lang: str = "zh") -> str:
+    """An entry in words, for the entry's feedback and the audit trail: ``东 出牌 3♠ 3♥``, ``S pass``."""
+    if isinstance(event, TimerControl):
+        words = tr(event.action, lang, seconds=event.seconds or 0)
+        return f"{tr(event.seat, lang)} {words}" if event.seat else words
+    seat = getattr(event, "seat", None)
+    head = f"{tr(seat, lang)} {tr(event.TYPE, lang)}" if seat else tr(event.TYPE, lang)
+    if isinstance(event, PlayCards):
+        return f"{head} {card_text(event.cards, lang)}"
+    if isinstance(event, Report):
+        return f"{head} {event.count}"
+    if isinstance(event, Tribute):  # also a return
+        return f"{head} {face(event.card, lang)}"
+    return head  # a pass, or an event without more to say

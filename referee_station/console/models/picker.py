@@ -8,7 +8,7 @@ argument of a play, tribute or return entry (``ConsoleModel.enter``).
 
 from __future__ import annotations
 
-from referee_station.console.models.i18n import tr
+from referee_station.console.models.cards import face
 from referee_station.console.models.signal import Signal
 from referee_station.rules.cards import BIG_JOKER, RANKS, SMALL_JOKER, Card
 
@@ -20,12 +20,6 @@ GRID: tuple[tuple[str, ...], ...] = (
     (SMALL_JOKER, BIG_JOKER),
 )
 """Rows of the picker: ♠ ♥ ♣ ♦ (the order referees sort a hand in), ranks 2..A, then the jokers."""
-
-
-def face(code: str, lang: str = "zh") -> str:
-    """What a picker button says: ``T♥``, or 小王 / 大王 (SJ / BJ in English)."""
-    card = Card.parse(code)
-    return tr(f"joker_{code}", lang) if card.is_joker else card.symbol
 
 
 class CardPicker:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee_station.console.models.signal import Signal
-from referee_station.console.models.update import HEALTH_UNITS, TableUpdate
+from referee_station.console.models.update import HEALTH_UNITS, TABLE_SOURCES, TableUpdate
 from referee_station.table.events import (
     Clear,
     DealEnd,
@@ -40,6 +40,8 @@ class HistoryEntry:
     cards: tuple[str, ...] = ()
     count: int | None = None
     void: bool = False
+    entered: bool = False
+    """Typed at a console, not read by the camera or heard from a seat unit."""
 
 
 class TableModel:
@@ -60,6 +62,8 @@ class TableModel:
         self.flags: dict[int, Flag] = {}
         self.trick_cards: dict[str, tuple[str, ...] | None] = {}
         """This trick's last action per seat: cards, or ``None`` for a pass."""
+        self.entered: set[str] = set()
+        """Seats whose action in ``trick_cards`` was entered at a console (never drawn as a camera read)."""
         self.history: list[HistoryEntry] = []
         self.trick = 0
         self.results: list[DealEnd] = []
@@ -88,7 +92,13 @@ class TableModel:
         seat = self.to_act if self.to_act in clocks else next(iter(clocks), None)
         if seat is None:
             return None
-        return seat, clocks[seat]["action"], clocks[seat]["deadline"] - self.now
+        now = self.paused_at if self.paused_at is not None else self.now  # a paused clock stands still
+        return seat, clocks[seat]["action"], clocks[seat]["deadline"] - now
+
+    @property
+    def paused_at(self) -> float | None:
+        """Table time the referee paused the clocks at, while they are paused (``timer`` pause)."""
+        return self.snapshot.get("paused_at")
 
     def open_flags(self) -> list[Flag]:
         """Flags still waiting for a ruling (anomalies are not penalties and never wait)."""
@@ -124,10 +134,12 @@ class TableModel:
             self.sides = {side: ev.sides.get(side, side) for side in ("EW", "NS")}
         elif isinstance(ev, DealStart):
             self.history, self.trick, self.trick_cards = [], 0, {}
+            self.entered = set()
         elif type(ev) is Clear:  # not a Tick (a subclass): the trick's cards went to the discards
             self.trick_cards = {}
+            self.entered = set()
         elif isinstance(ev, (PlayCards, Pass)):
-            self._action(ev, before, void)
+            self._action(ev, before, void, update.who not in TABLE_SOURCES)
         elif isinstance(ev, (Report, Tribute, Return)):
             entry = HistoryEntry(
                 ev.t,
@@ -148,15 +160,13 @@ class TableModel:
         elif out.what == "match_end" and self.match_end is not None and self.match_end.to_json() == out.record:
             self.match_end = None
 
-    def _action(self, ev: PlayCards | Pass, before: dict[str, Any] | None, void: bool) -> None:
-        if isinstance(ev, PlayCards):
-            if not void and before is None:  # a lead opens a new trick
-                self.trick += 1
-                self.trick_cards = {}
-            if not void:
-                self.trick_cards[ev.seat] = ev.cards
-            self.history.append(HistoryEntry(ev.t, self.trick, ev.seat, "play", ev.cards, void=void))
-        else:
-            if not void:
-                self.trick_cards[ev.seat] = None
-            self.history.append(HistoryEntry(ev.t, self.trick, ev.seat, "pass", void=void))
+    def _action(self, ev: PlayCards | Pass, before: dict[str, Any] | None, void: bool, entered: bool) -> None:
+        if isinstance(ev, PlayCards) and not void and before is None:  # a lead opens a new trick
+            self.trick += 1
+            self.trick_cards = {}
+            self.entered = set()
+        cards = ev.cards if isinstance(ev, PlayCards) else None
+        if not void:
+            self.trick_cards[ev.seat] = cards
+            (self.entered.add if entered else self.entered.discard)(ev.seat)
+        self.history.append(HistoryEntry(ev.t, self.trick, ev.seat, ev.TYPE, cards or (), void=void, entered=entered))

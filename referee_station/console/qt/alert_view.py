@@ -3,7 +3,11 @@ table at a glance), the selected one in detail (rule, seat, proposed penalty,
 Chinese and English text, the camera frame of that moment), Confirm / Dismiss, and for an
 infraction the 下家's choice to stop the violator's next play (RULES.md section 9).
 
-Shortcuts: Enter confirms, Delete dismisses, N goes to the next alert. A new alert is added to
+Shortcuts: Enter confirms, Delete dismisses, N goes to the next alert, Space shows the evidence full
+size; they act only while the queue list has the focus, so Enter typed into another box (the manual
+entry) never rules (issue #29). Each alert shows the preview of its ruling's consequence on the ladder
+(``models/preview.py``) before it is made, and its age in table seconds. A new foul or match loss
+flashes the queue's title and beeps. A new alert is added to
 the list as soon as its update reaches the GUI thread; ``latencies`` keeps, for each, the seconds
 from the referee raising it to the first paint of the list that shows it (the benchmark's
 flag-to-screen latency).
@@ -13,9 +17,10 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QHBoxLayout,
     QHeaderView,
@@ -28,12 +33,20 @@ from PySide6.QtWidgets import (
 )
 
 from referee_station.console.models.alerts import Alert, AlertKey
+from referee_station.console.models.cards import card_text
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
+from referee_station.console.models.preview import Decision, preview
+from referee_station.console.qt.evidence_view import EvidenceDialog
 from referee_station.console.qt.style import colour, frame_image
 
 KEY_ROLE = Qt.ItemDataRole.UserRole
 TABLE_COLUMN, TEXT_COLUMN = 0, 1
+AGE_MS = 1000
+"""The alerts' ages are redrawn once a second (they show whole seconds)."""
+FLASH_MS = 1500
+ALARMING = frozenset({"foul", "match_loss", "disqualification"})
+"""Proposed penalties that flash the queue and beep when they arrive (RULES.md section 9)."""
 
 
 def item_key(item: QTreeWidgetItem) -> AlertKey:
@@ -59,6 +72,9 @@ class AlertView(QWidget):
         self.detail = QLabel()
         self.detail.setWordWrap(True)
         self.detail.setTextFormat(Qt.TextFormat.RichText)
+        self.preview = QLabel()
+        self.preview.setWordWrap(True)
+        self.preview.setTextFormat(Qt.TextFormat.RichText)
         self.frame = QLabel()
         self.frame.setFixedHeight(140)
         self.frame.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -66,14 +82,22 @@ class AlertView(QWidget):
         self.confirm_button = QPushButton()
         self.dismiss_button = QPushButton()
         self.next_button = QPushButton()
+        self.evidence_button = QPushButton()
+        self.evidence: EvidenceDialog | None = None
+        self.flashes = 0
+        """New fouls and match losses announced (flash and beep)."""
         buttons = QHBoxLayout()
         for button in (self.confirm_button, self.dismiss_button, self.next_button):
             buttons.addWidget(button)
+        frame_row = QHBoxLayout()
+        frame_row.addWidget(self.frame, 1)
+        frame_row.addWidget(self.evidence_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.detail)
-        layout.addWidget(self.frame)
+        layout.addLayout(frame_row)
+        layout.addWidget(self.preview)
         layout.addWidget(self.stop_next)
         layout.addLayout(buttons)
         self.confirm_action = self._action(
@@ -81,23 +105,41 @@ class AlertView(QWidget):
         )
         self.dismiss_action = self._action(QKeySequence(QKeySequence.StandardKey.Delete), self.dismiss)
         self.next_action = self._action(QKeySequence(Qt.Key.Key_N), self.select_next)
+        self.evidence_action = self._action(QKeySequence(Qt.Key.Key_Space), self.show_evidence)
         self.confirm_button.clicked.connect(self.confirm)
         self.dismiss_button.clicked.connect(self.dismiss)
         self.next_button.clicked.connect(self.select_next)
+        self.evidence_button.clicked.connect(self.show_evidence)
+        self.ages = QTimer(self)
+        self.ages.timeout.connect(self._retext)
+        self.ages.start(AGE_MS)
+        self.unflash = QTimer(self)
+        self.unflash.setSingleShot(True)
+        self.unflash.setInterval(FLASH_MS)
+        self.unflash.timeout.connect(lambda: self.title.setStyleSheet(""))
         self.list.currentItemChanged.connect(lambda *_: self._show_detail())
         self.list.viewport().installEventFilter(self)
         model.alerts.added.connect(self._add)
         model.alerts.answered_signal.connect(self._remove)
         model.alerts.framed.connect(lambda alert: self._show_detail() if alert.key == self.current_key() else None)
+        model.register.changed.connect(self._ladder_moved)
         model.language_changed.connect(self.retranslate)
         self.retranslate(model.lang)
 
+    def _ladder_moved(self, table: str) -> None:
+        """A ruling climbed ``table``'s ladder: the selected alert's preview must follow it."""
+        key = self.current_key()
+        if key is not None and key[0] == table:
+            self._show_detail()
+
     def _action(self, key: QKeySequence, slot, *more: QKeySequence) -> QAction:
-        action = QAction(self)
+        """A ruling key that works only while the queue list has the focus (issue #29: a key typed
+        elsewhere must never rule)."""
+        action = QAction(self.list)
         action.setShortcuts([key, *more])
-        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         action.triggered.connect(slot)
-        self.addAction(action)
+        self.list.addAction(action)
         return action
 
     # -- the list ---------------------------------------------------------------------------
@@ -109,8 +151,29 @@ class AlertView(QWidget):
     def _item(self, key: AlertKey) -> QTreeWidgetItem | None:
         return next((item for item in self.items() if item_key(item) == key), None)
 
+    def _text(self, alert: Alert) -> str:
+        """The alert's line (its table has its own column): the flag in words and its age in table
+        seconds (one time base)."""
+        age = max(0.0, self.model.table(alert.table).now - alert.flag.t)
+        return f"{alert.text(self.model.lang, table=False)} · {tr('age_s', self.model.lang, age=age)}"
+
+    def _retext(self) -> None:
+        for item in self.items():
+            alert = self.model.alerts.get(item_key(item))
+            if alert is not None:
+                item.setText(TEXT_COLUMN, self._text(alert))
+
+    def _flash(self) -> None:
+        """A new foul or match loss: the title turns red for a moment and the console beeps."""
+        self.flashes += 1
+        self.title.setStyleSheet("background: #b71c1c; color: white")
+        self.unflash.start()
+        QApplication.beep()
+
     def _add(self, alert: Alert) -> None:
-        item = QTreeWidgetItem([alert.table, alert.text(self.model.lang, table=False)])
+        if alert.flag.penalty in ALARMING:
+            self._flash()
+        item = QTreeWidgetItem([alert.table, self._text(alert)])
         item.setData(TABLE_COLUMN, KEY_ROLE, alert.key)
         for column in (TABLE_COLUMN, TEXT_COLUMN):
             item.setForeground(column, colour(alert.flag.penalty))
@@ -125,7 +188,7 @@ class AlertView(QWidget):
         """Rewrite an alert's row (its grouped strange events changed)."""
         item = self._item(alert.key)
         if item is not None:
-            item.setText(TEXT_COLUMN, alert.text(self.model.lang, table=False))
+            item.setText(TEXT_COLUMN, self._text(alert))
 
     def _remove(self, alert: Alert) -> None:
         item = self._item(alert.key)
@@ -179,25 +242,47 @@ class AlertView(QWidget):
         alert = None if key is None else self.model.alerts.get(key)
         self.stop_next.setChecked(False)
         self.stop_next.setEnabled(bool(alert and alert.can_stop_next))
+        self.evidence_button.setEnabled(bool(alert and alert.frame is not None))
         if alert is None:
             self.detail.setText("")
+            self.preview.setText("")
             self.frame.clear()
+            self.frame.hide()
+            self.evidence_button.hide()
             return
         flag = alert.flag
         lang = self.model.lang
         seat = tr(flag.seat, lang) if flag.seat else "—"
+        table = self.model.table(alert.table)
+        words = flag.detail_zh if lang == "zh" else flag.detail
+        cards = f"<br>{tr('flag_cards', lang)}: {card_text(flag.cards)}" if flag.cards else ""
         self.detail.setText(
             f"<b>{alert.table} #{flag.id}</b> · {tr('rule', lang)} <b>{flag.rule}</b> · {tr('seat', lang)} {seat} · "
-            f"{tr('penalty', lang)} <b>{tr(flag.penalty, lang)}</b> · t={flag.t:.1f}s<br>"
-            f"{flag.detail_zh}<br>{flag.detail}" + (f"<br>{' '.join(flag.cards)}" if flag.cards else "")
+            f"{tr('penalty', lang)} <b>{tr(flag.penalty, lang)}</b><br>"
+            f"{tr('flag_time', lang, t=flag.t, age=max(0.0, table.now - flag.t))}<br>{words}{cards}"
+        )
+        ladder = table.snapshot.get("ladder", {})
+        self.preview.setText(
+            f"<b>{tr('preview', lang)}</b>: {preview(flag, Decision.CONFIRM, ladder).text(lang)}<br>"
+            f"{preview(flag, Decision.DISMISS, ladder).text(lang)}"
         )
         if alert.can_stop_next and alert.next_seat:
             self.stop_next.setText(f"{tr('stop_next', lang)} ({tr(alert.next_seat, lang)})")
         image = frame_image(alert.frame)
-        if image is None:
-            self.frame.setText("—")
-        else:
+        self.frame.setVisible(image is not None)  # no empty band where no camera is
+        self.evidence_button.setVisible(image is not None)
+        if image is not None:
             self.frame.setPixmap(QPixmap.fromImage(image).scaledToHeight(136))
+
+    def show_evidence(self) -> None:
+        """The selected alert's camera frame full size, with the cards read drawn on it."""
+        key = self.current_key()
+        alert = None if key is None else self.model.alerts.get(key)
+        if alert is None or alert.frame is None:
+            return
+        if self.evidence is None:
+            self.evidence = EvidenceDialog(self)
+        self.evidence.show_alert(alert, self.model.lang)
 
     def _retitle(self) -> None:
         self.title.setText(f"<b>{tr('alerts', self.model.lang)}</b> ({self.list.topLevelItemCount()})")
@@ -208,9 +293,7 @@ class AlertView(QWidget):
         self.next_button.setText(tr("next", lang))
         self.stop_next.setText(tr("stop_next", lang))
         self.list.setHeaderLabels([tr("table", lang), tr("alert", lang)])
-        for item in self.items():
-            alert = self.model.alerts.get(item_key(item))
-            if alert is not None:
-                item.setText(TEXT_COLUMN, alert.text(lang, table=False))
+        self.evidence_button.setText(tr("evidence_button", lang))
+        self._retext()
         self._retitle()
         self._show_detail()

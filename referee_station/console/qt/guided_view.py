@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from referee_station.console.models.cards import face
 from referee_station.console.models.i18n import tr
-from referee_station.console.models.picker import face
 from referee_station.console.qt.style import frame_image
 from referee_station.rules.cards import DECK
 from vision.deck.guided import ORDER, GuidedRegistration, GuidedStep

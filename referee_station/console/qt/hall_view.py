@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from referee_station.console.models.cards import level_text
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.hall import STATES, Tile
 from referee_station.console.models.i18n import tr
@@ -40,13 +41,21 @@ def tile_html(tile: Tile, lang: str) -> str:
     if tile.to_act:
         left = ""
         if tile.remaining is not None:  # negative, signed, in the 读秒 grace (R-TIME-3)
-            left = f" {tile.remaining:+.0f}s" if tile.remaining < 0 else f" {tile.remaining:.0f}s"
+            left = f" {tile.remaining:+.0f} s" if tile.remaining < 0 else f" {tile.remaining:.0f} s"
         clock = f"{tr('to_act', lang)} {tr(tile.to_act, lang)} {tr(tile.action or '', lang)}{left}"
     units = " ".join(("✔" if ok else "✘") + tr(unit, lang) for unit, ok in tile.health.items())
-    age = "—" if tile.age is None else f"{tile.age:.0f}s"
-    levels = f"{tr('EW', lang)} {tile.levels.get('EW')} · {tr('NS', lang)} {tile.levels.get('NS')}"
+    age = "—" if tile.age is None else f"{tile.age:.0f} s"
+    levels = (
+        f"{tr('EW', lang)} {level_text(tile.levels.get('EW'))} · {tr('NS', lang)} {level_text(tile.levels.get('NS'))}"
+    )
+    state = tr(tile.state, lang)
+    if tile.winner is not None and tile.state == "normal":  # a finished match says how it ended
+        winner = tr(tile.winner, lang) if tile.winner in ("EW", "NS") else tr("draw", lang)
+        state, clock = tr("match_over", lang), tr("match_won", lang, side=winner)
+    if tile.paused:
+        state += f" · {tr('paused', lang)}"
     return (
-        f"<b>{tile.table}</b> — <b>{tr(tile.state, lang)}</b><br>{clock}<br>{levels} · "
+        f"<b>{tile.table}</b> — <b>{state}</b><br>{clock}<br>{levels} · "
         f"{tr('deal', lang, n=tile.deal)}<br><small>{units} · {tr('age', lang)} {age}</small>"
     )
 
@@ -62,7 +71,8 @@ class TileLabel(QLabel):
         self.state = ""
         self.lang = ""
         self.setTextFormat(Qt.TextFormat.RichText)
-        self.setMinimumSize(180, 80)
+        self.setWordWrap(True)  # a narrow screen wraps the tile's lines rather than widening the window
+        self.setMinimumSize(150, 80)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
     def show_tile(self, tile: Tile, lang: str) -> None:

@@ -6,7 +6,7 @@ Keys: Ctrl+L log in, Ctrl+Shift+L log out, Ctrl+PgDown / Ctrl+PgUp next / previo
 hall grid's order, most severe first), Ctrl+1 / Ctrl+2 the register / record sheet tab, Ctrl+S /
 Ctrl+P export the sheet as CSV / PDF, Ctrl+E 中文 / English; the alert queue's Enter / Delete / N
 as in the console.
-Manual entry is not offered: the hall carries rulings to a table, never plays.
+Manual entry and pausing are not offered: the hall carries rulings to a table, never plays or clocks.
 """
 
 from __future__ import annotations
@@ -82,6 +82,7 @@ class HeadWindow(ConsoleWindow):
         self.who = QLabel()
         self.tabs.removeTab(self.tabs.indexOf(self.manual))
         self.corrections.hide()  # the hall carries rulings only: a settle or a reversal is made at the station
+        self.timer_controls.hide()  # pausing goes to a table's station; the hall carries only rulings
         self.hall.timer.setInterval(TILES_MS)
         self.referee: str | None = None
         self.shown: AlertKey | None = None

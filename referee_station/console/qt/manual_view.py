@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushBu
 
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
+from referee_station.console.models.manual import EntryRefused, describe
 from referee_station.console.qt.picker_view import CardPickerView
 from referee_station.table.events import SEATS, EventError
 
@@ -23,6 +24,8 @@ class ManualEntryView(QWidget):
         super().__init__(parent)
         self.model = model
         self.table: str | None = None
+        self.target = QLabel()
+        """Which table the entry goes to (issue #29: the form never said)."""
         self.seat = QComboBox()
         self.argument = QLineEdit()
         self.picker = CardPickerView(model.picker, model.lang)
@@ -33,19 +36,23 @@ class ManualEntryView(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.seat)
         row.addWidget(self.argument, 1)
+        actions = QHBoxLayout()  # a row of their own: the form fits a 1366 px screen's right column
         for action, button in self.buttons.items():
-            row.addWidget(button)
+            actions.addWidget(button)
             button.clicked.connect(lambda _=False, a=action: self.click(a))
         typed = QHBoxLayout()
         typed.addWidget(self.typed, 1)
         typed.addWidget(self.submit_button)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.target)
         layout.addLayout(row)
+        layout.addLayout(actions)
         layout.addWidget(self.picker)
         layout.addLayout(typed)
         layout.addWidget(self.message)
         layout.addStretch(1)
         self.typed.returnPressed.connect(self.submit_typed)
+        self.argument.returnPressed.connect(self.submit_argument)
         self.submit_button.clicked.connect(self.submit_typed)
         model.picker.changed.connect(lambda: self.argument.setText(model.picker.argument))
         model.language_changed.connect(self.retranslate)
@@ -53,6 +60,18 @@ class ManualEntryView(QWidget):
 
     def set_table(self, table: str) -> None:
         self.table = table
+        self._retarget()
+
+    def _retarget(self) -> None:
+        lang = self.model.lang
+        shown = tr("entry_target", lang, table=self.table) if self.table else tr("entry_no_table", lang)
+        self.target.setText(f"<b>{shown}</b>")
+
+    def submit_argument(self) -> None:
+        """Enter in the argument box: a number is a report, cards are a play."""
+        text = self.argument.text().strip()
+        if text:
+            self.click("report" if text.isdigit() else "play")
 
     def click(self, action: str) -> None:
         """An action button: the seat picked, the action, the argument box."""
@@ -67,15 +86,19 @@ class ManualEntryView(QWidget):
             self.typed.clear()
 
     def enter(self, text: str) -> bool:
+        lang = self.model.lang
         if self.table is None:
-            self.message.setText(tr("table", self.model.lang) + " ?")
+            self.message.setText(f"✘ {tr('entry_no_table', lang)}")
             return False
         try:
             event = self.model.enter(self.table, text)
+        except EntryRefused as err:
+            self.message.setText(f"✘ {err.table}: {err.refusal.text(lang)}")
+            return False
         except EventError as err:
             self.message.setText(f"✘ {err}")
             return False
-        self.message.setText(f"✔ {self.table}: {event.to_line()}")
+        self.message.setText(f"✔ {self.table}: {describe(event, lang)}")
         return True
 
     def retranslate(self, lang: str) -> None:
@@ -89,4 +112,5 @@ class ManualEntryView(QWidget):
         self.argument.setPlaceholderText(tr("card_or_count", lang))
         self.typed.setPlaceholderText(tr("typed", lang))
         self.submit_button.setText(tr("submit", lang))
+        self._retarget()
         self.picker.retranslate(lang)

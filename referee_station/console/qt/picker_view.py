@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
+from referee_station.console.models.cards import face
 from referee_station.console.models.i18n import tr
-from referee_station.console.models.picker import GRID, CardPicker, face
+from referee_station.console.models.picker import GRID, CardPicker
 from referee_station.rules.cards import BIG_JOKER, SMALL_JOKER
 
 RED = "color: #c62828;"

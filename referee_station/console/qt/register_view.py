@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
+from referee_station.console.models.alerts import Alert
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
 from referee_station.console.qt.style import DeferredRedraw, read_only_table
@@ -13,8 +14,9 @@ from referee_station.table.events import SIDES
 
 REFRESH_MS = 300
 RULING_COLUMNS = ("table", "seat", "rule", "penalty", "result", "who")
-PENALTY_COLUMNS = ("side", "penalty", "reason", "when")
-AUDIT_COLUMNS = ("when", "table", "who", "what", "changed")
+PENALTY_COLUMNS = ("side", "penalty", "reason", "table_time")
+AUDIT_COLUMNS = ("table_time", "table", "who", "what", "changed")
+"""One time base per view (issue #29): the table clock in seconds; the audit's wall clock is each row's tooltip."""
 
 
 def _fill(widget: QTableWidget, rows: list[list[str]]) -> None:
@@ -33,20 +35,34 @@ class RegisterView(QWidget):
         self.model = model
         self.table: str | None = None
         self.ladder = QLabel()
-        self.rulings = read_only_table(len(RULING_COLUMNS))
+        self.last = QLabel()
+        """The ruling just made, whatever table is selected (issue #29: it was missing from the register)."""
+        self.last.setWordWrap(True)
+        self.rulings = read_only_table(len(RULING_COLUMNS), wide=RULING_COLUMNS.index("rule"))
         self.penalties = read_only_table(len(PENALTY_COLUMNS))
-        self.audit = read_only_table(len(AUDIT_COLUMNS))
+        self.audit = read_only_table(len(AUDIT_COLUMNS), wide=AUDIT_COLUMNS.index("what"))
         self.titles = [QLabel(), QLabel(), QLabel()]
         layout = QVBoxLayout(self)
+        layout.addWidget(self.last)
         layout.addWidget(self.ladder)
         for title, widget in zip(self.titles, (self.rulings, self.penalties, self.audit), strict=True):
             layout.addWidget(title)
             layout.addWidget(widget, 1)
         self.deferred = DeferredRedraw(self, self.redraw, REFRESH_MS, dirty=True)
         model.alerts.answered_signal.connect(self.deferred.mark)
+        model.alerts.answered_signal.connect(self._show_last)
         model.register.changed.connect(self.deferred.mark)
         model.language_changed.connect(self.retranslate)
         self.retranslate(model.lang)
+
+    def _show_last(self, alert: Alert) -> None:
+        lang = self.model.lang
+        result = tr(f"ruled_{alert.decision}", lang) + (" + " + tr("stopped", lang) if alert.stop_next else "")
+        seat = tr(alert.flag.seat, lang) if alert.flag.seat else "—"
+        self.last.setText(
+            f"<b>{tr('last_ruling', lang)}</b>: {alert.table} #{alert.flag.id} {seat} "
+            f"{tr(alert.flag.offence, lang)} → {result} ({alert.who or ''})"
+        )
 
     def set_table(self, table: str) -> None:
         self.table = table
@@ -70,7 +86,10 @@ class RegisterView(QWidget):
         self.deferred.dirty = False
         lang = self.model.lang
         register = self.model.register
-        _fill(self.audit, [[e.when, e.table, e.who, e.what, e.changed] for e in register.audit])
+        start = self.audit.rowCount()
+        _fill(self.audit, [[f"{e.t:.1f}", e.table, e.who, e.what(lang), e.changed(lang)] for e in register.audit])
+        for row in range(start, self.audit.rowCount()):
+            self.audit.item(row, 0).setToolTip(f"UTC {register.audit[row].when}")
         if self.table is None:
             return
         answered = [a for a in self.model.alerts.answered if a.table == self.table]
@@ -89,7 +108,9 @@ class RegisterView(QWidget):
             ],
         )
         steps = register.penalties.get(self.table, [])
-        _fill(self.penalties, [[tr(p.side, lang), tr(p.penalty, lang), p.reason, f"{p.t:.1f}"] for p in steps])
+        _fill(
+            self.penalties, [[tr(p.side, lang), tr(p.penalty, lang), tr(p.reason, lang), f"{p.t:.1f}"] for p in steps]
+        )
         ladder = register.ladders.get(self.table, {})
         self.ladder.setText(
             f"<b>{tr('ladder', lang)}</b> {self.table}: "

@@ -49,6 +49,11 @@ class SetupDialog(QDialog):
         self.lang = lang
         self.setWindowTitle(tr("setup_title", lang))
         self.names = {side: QLineEdit() for side in SIDES}
+        self.event = QLineEdit()
+        self.round = QSpinBox()
+        self.round.setRange(0, 999)
+        self.players = {side: QLineEdit() for side in SIDES}
+        """Names separated by ``/`` (for the record sheet, seed 003 十三)."""
         self.deals = QSpinBox()
         self.deals.setRange(0, 99)
         self.minutes = QSpinBox()
@@ -65,6 +70,10 @@ class SetupDialog(QDialog):
         form = QFormLayout(self)
         for side in SIDES:
             form.addRow(tr("side_name", lang, side=tr(side, lang)), self.names[side])
+        form.addRow(tr("event_name", lang), self.event)
+        form.addRow(tr("round_no", lang), self.round)
+        for side in SIDES:
+            form.addRow(tr("players_of", lang, side=tr(side, lang)), self.players[side])
         form.addRow(tr("length_deals", lang), self.deals)
         form.addRow(tr("length_minutes", lang), self.minutes)
         row = QHBoxLayout()
@@ -119,6 +128,10 @@ class SetupDialog(QDialog):
         for name, box in self.variants.items():
             box.setChecked(name in setup.rules.get("variants", []))
         self.leader.setCurrentIndex(SEATS.index(setup.leader))
+        self.event.setText(setup.event or "")
+        self.round.setValue(setup.round or 0)
+        for side in SIDES:
+            self.players[side].setText(" / ".join((setup.players or {}).get(side, [])))
 
     def read(self) -> MatchSetup:
         """The setup as filled; ``SetupError`` says what is missing."""
@@ -134,7 +147,16 @@ class SetupDialog(QDialog):
         if variants:
             rules["variants"] = variants
         levels = {side: LEVELS[box.currentIndex()] for side, box in self.levels.items()}
-        return MatchSetup(sides, self.leader.currentData(), rules, None if set(levels.values()) == {"2"} else levels)
+        players = {side: [n.strip() for n in box.text().split("/") if n.strip()] for side, box in self.players.items()}
+        return MatchSetup(
+            sides,
+            self.leader.currentData(),
+            rules,
+            None if set(levels.values()) == {"2"} else levels,
+            self.event.text().strip() or None,
+            self.round.value() or None,
+            players if any(players.values()) else None,
+        )
 
     def run_camera_check(self) -> None:
         """Check the camera with the test row typed in; the report (or what is wrong) shows below."""

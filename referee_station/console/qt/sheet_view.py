@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -79,6 +80,13 @@ class SheetView(QWidget):
             sheet_pdf(self.model.sheet.sheet(self.table), path, self.model.lang)
 
     def _ask(self, kind: str) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, tr(f"export_{kind}", self.model.lang), f"{self.table}.{kind}")
+        """Ask where to write, starting in the user's documents with only this kind of file shown."""
+        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+        name, _ = QFileDialog.getSaveFileName(
+            self,
+            tr(f"export_{kind}", self.model.lang),
+            str(Path(folder) / f"{self.table}.{kind}"),
+            f"{kind.upper()} (*.{kind})",
+        )
         if name:
             (self.export_csv if kind == "csv" else self.export_pdf)(Path(name))

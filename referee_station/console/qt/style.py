@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QColor, QImage
-from PySide6.QtWidgets import QAbstractItemView, QTableWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget
 
 STATE_COLOURS: dict[str, str] = {
     "normal": "#2e7d32",
@@ -55,10 +55,22 @@ class DeferredRedraw(QObject):
             self._redraw()
 
 
-def read_only_table(columns: int) -> QTableWidget:
-    """A table the views fill and the referee only reads: no editing, no row numbers."""
+def read_only_table(columns: int, wide: int | None = None) -> QTableWidget:
+    """A table the views fill and the referee only reads: no editing, no row numbers, and every
+    column in sight (issue #29: no column behind a scrollbar). Columns share the width; with ``wide``
+    the others take what their contents need and that one (plays, texts) the rest, wrapping."""
     table = QTableWidget(0, columns)
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.verticalHeader().setVisible(False)
-    table.horizontalHeader().setStretchLastSection(True)
+    table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    header = table.horizontalHeader()
+    header.setMinimumSectionSize(24)
+    if wide is None:
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        return table
+    for column in range(columns):
+        mode = QHeaderView.ResizeMode.Stretch if column == wide else QHeaderView.ResizeMode.ResizeToContents
+        header.setSectionResizeMode(column, mode)
+    table.setWordWrap(True)
+    table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     return table

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from referee_station.console.models.cards import card_text, level_text
 from referee_station.console.models.cloth import HALF, ZONES, Point, label
 from referee_station.console.models.i18n import tr
 from referee_station.console.models.table import TableModel
@@ -28,7 +29,15 @@ from referee_station.table.events import SEATS
 
 REFRESH_MS = 200
 SEAT_COLUMNS = ("seat", "cards_left", "last_play", "reported", "place")
-HISTORY_COLUMNS = ("when", "trick", "seat", "what", "play")
+HISTORY_COLUMNS = ("table_time", "trick", "seat", "what", "play")
+ENTERED_MARK = "✎"
+"""Drawn before an action typed at a console, so it is never taken for a camera read (issue #29)."""
+
+
+def side_name(model: TableModel, side: str, lang: str) -> str:
+    """The side's team name with the side in the console's language; the side alone when unnamed."""
+    name = model.sides.get(side, side)
+    return tr(side, lang) if name == side else f"{name} ({tr(side, lang)})"
 
 
 class ClothCanvas(QWidget):
@@ -74,19 +83,24 @@ class ClothCanvas(QWidget):
             painter.setPen(QColor("white"))
             painter.drawText(self._to_px(square, label(seat)), tr(seat, self.lang))
             if model is not None and seat in model.trick_cards:
-                self._draw_cards(painter, square, seat, model.trick_cards[seat])
+                self._draw_cards(painter, square, seat, model.trick_cards[seat], seat in model.entered)
 
-    def _draw_cards(self, painter: QPainter, square: QRectF, seat: str, cards: tuple[str, ...] | None) -> None:
+    def _draw_cards(
+        self, painter: QPainter, square: QRectF, seat: str, cards: tuple[str, ...] | None, entered: bool
+    ) -> None:
+        """The seat's action of this trick in its play zone; an entry is marked and drawn in blue."""
         corners = ZONES[seat]["play"]
         centre = self._to_px(square, (sum(p[0] for p in corners) / 4, sum(p[1] for p in corners) / 4))
-        text = tr("pass", self.lang) if cards is None else " ".join(cards)
+        text = tr("pass", self.lang) if cards is None else card_text(cards, self.lang)
+        if entered:
+            text = f"{ENTERED_MARK} {text}"
         font = QFont(painter.font())
         font.setBold(True)
         painter.setFont(font)
         box = painter.fontMetrics().boundingRect(text).adjusted(-4, -2, 4, 2)
         box.moveCenter(centre.toPoint())
-        painter.fillRect(box, QColor("white"))
-        painter.setPen(QColor("#b71c1c") if cards else QColor("#424242"))
+        painter.fillRect(box, QColor("#e3f2fd") if entered else QColor("white"))
+        painter.setPen(QColor("#0d47a1") if entered else QColor("#b71c1c") if cards else QColor("#424242"))
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
@@ -100,9 +114,9 @@ class TableView(QWidget):
         self.header = QLabel()
         self.header.setTextFormat(Qt.TextFormat.RichText)
         self.canvas = ClothCanvas()
-        self.seats = read_only_table(len(SEAT_COLUMNS))
+        self.seats = read_only_table(len(SEAT_COLUMNS), wide=SEAT_COLUMNS.index("last_play"))
         self.seats.setRowCount(len(SEATS))
-        self.history = read_only_table(len(HISTORY_COLUMNS))
+        self.history = read_only_table(len(HISTORY_COLUMNS), wide=HISTORY_COLUMNS.index("play"))
         right = QVBoxLayout()
         right.addWidget(self.seats)
         right.addWidget(self.history, 1)
@@ -128,6 +142,7 @@ class TableView(QWidget):
         self.lang = self.canvas.lang = lang
         self.seats.setHorizontalHeaderLabels([tr(c, lang) for c in SEAT_COLUMNS])
         self.history.setHorizontalHeaderLabels([tr(c, lang) for c in HISTORY_COLUMNS])
+        self.history.setRowCount(0)  # the rows already shown are written again in the new language
         self.redraw()
 
     def redraw(self) -> None:
@@ -151,16 +166,19 @@ class TableView(QWidget):
         running = ""
         if clock is not None:
             seat, action, left = clock
-            running = f" · {tr('to_act', lang)} {tr(seat, lang)} {tr(action, lang)} {left:.0f}s"
+            running = f" · {tr('to_act', lang)} {tr(seat, lang)} {tr(action, lang)} {left:.0f} s"
         points = ""
         if model.match_end is not None:
+            end = model.match_end
+            winner = tr(end.winner, lang) if end.winner in ("EW", "NS") else end.winner
             points = (
-                f" · {tr('points', lang)} EW {model.match_end.points.get('EW')} NS {model.match_end.points.get('NS')}"
+                f" · <b>{tr('winner', lang)} {winner}</b> {tr('points', lang)} "
+                f"{tr('EW', lang)} {end.points.get('EW')} {tr('NS', lang)} {end.points.get('NS')}"
             )
         return (
-            f"<b>{model.table}</b> · {model.sides['EW']} ({tr('EW', lang)}) {model.levels.get('EW')} — "
-            f"{model.sides['NS']} ({tr('NS', lang)}) {model.levels.get('NS')} · "
-            f"{tr('deal', lang, n=deal.get('number', 0))} {tr('level', lang)} {deal.get('level', '')} · "
+            f"<b>{model.table}</b> · {side_name(model, 'EW', lang)} {level_text(model.levels.get('EW'))} — "
+            f"{side_name(model, 'NS', lang)} {level_text(model.levels.get('NS'))} · "
+            f"{tr('deal', lang, n=deal.get('number', 0))} {tr('level', lang)} {level_text(deal.get('level'))} · "
             f"{tr('score', lang)} {score['EW']}:{score['NS']}{points}{running}"
         )
 
@@ -170,7 +188,9 @@ class TableView(QWidget):
         places = tr("places", self.lang).split(",")
         for row, seat in enumerate(SEATS):
             cards = model.trick_cards.get(seat, ())
-            last = tr("pass", self.lang) if cards is None else " ".join(cards)
+            last = tr("pass", self.lang) if cards is None else card_text(cards, self.lang)
+            if seat in model.entered:
+                last = f"{ENTERED_MARK} {last}"
             place = model.place(seat)
             values = [
                 tr(seat, self.lang) + (" ▶" if seat == model.to_act else ""),
@@ -189,7 +209,10 @@ class TableView(QWidget):
         for row in range(self.history.rowCount(), len(model.history)):
             entry = model.history[row]
             what = tr(entry.action, self.lang) + (f" {entry.count}" if entry.count is not None else "")
-            values = [f"{entry.t:.1f}", str(entry.trick), tr(entry.seat, self.lang), what, " ".join(entry.cards)]
+            if entry.entered:
+                what = f"{ENTERED_MARK} {what} ({tr('entered', self.lang)})"
+            cards = card_text(entry.cards, self.lang)
+            values = [f"{entry.t:.1f}", str(entry.trick), tr(entry.seat, self.lang), what, cards]
             self.history.insertRow(row)
             for col, value in enumerate(values):
                 item = QTableWidgetItem(value)

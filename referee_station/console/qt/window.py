@@ -13,13 +13,14 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget
 
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
-from referee_station.console.qt.alert_view import AlertView
+from referee_station.console.qt.alert_view import AlertView, item_key
 from referee_station.console.qt.correction_view import CorrectionView
 from referee_station.console.qt.hall_view import HallView
 from referee_station.console.qt.manual_view import ManualEntryView
 from referee_station.console.qt.register_view import RegisterView
 from referee_station.console.qt.sheet_view import SheetView
 from referee_station.console.qt.table_view import TableView
+from referee_station.console.qt.timer_view import TimerView
 
 
 class ConsoleWindow(QMainWindow):
@@ -32,13 +33,15 @@ class ConsoleWindow(QMainWindow):
         self.table_view = TableView(model.lang)
         self.alerts = AlertView(model)
         self.corrections = CorrectionView(model, self.alerts)
+        self.timer_controls = TimerView(model)
+        self.alerts.layout().addWidget(self.timer_controls)
         self.register = RegisterView(model)
         self.manual = ManualEntryView(model)
         self.sheet = SheetView(model)
         self.tabs = QTabWidget()
         for view in (self.register, self.manual, self.sheet):
             self.tabs.addTab(view, "")
-        left = QSplitter(Qt.Orientation.Vertical)
+        self.left = left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(self.hall)
         left.addWidget(self.table_view)
         left.setSizes([300, 600])
@@ -61,14 +64,36 @@ class ConsoleWindow(QMainWindow):
         self.warning.setStyleSheet("color: #b71c1c; font-weight: bold")
         self.statusBar().addPermanentWidget(self.warning)
         self.hall.table_selected.connect(self.select)
+        self.alerts.list.currentItemChanged.connect(self._alert_selected)
         model.hall.table_added.connect(lambda name: self.select(name) if self.selected is None else None)
+        model.hall.table_added.connect(lambda _: self.fit_hall())
         model.language_changed.connect(self.retranslate)
         self.retranslate(model.lang)
+        self.alerts.list.setFocus()  # the ruling keys work from the start, and only there
+
+    def fit_hall(self) -> None:
+        """The hall grid as tall as its tiles need (at most half the height), the table below the rest:
+        no empty band under the tiles (issue #29)."""
+        self.hall.refresh()
+        total = sum(self.left.sizes()) or self.height()
+        wanted = min(self.hall.sizeHint().height(), total // 2)
+        self.left.setSizes([wanted, total - wanted])
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_hall()
+
+    def _alert_selected(self, item, _previous=None) -> None:
+        """Selecting a flag shows its table (issue #29: the view stayed on another table)."""
+        if item is not None:
+            table = item_key(item)[0]
+            if table != self.selected:
+                self.select(table)
 
     def select(self, table: str) -> None:
         self.selected = table
         self.table_view.set_model(self.model.table(table))
-        for view in (self.register, self.manual, self.sheet):
+        for view in (self.register, self.manual, self.sheet, self.timer_controls):
             view.set_table(table)
 
     def show_warnings(self, warnings: list[tuple[str, float, str]]) -> None:
