@@ -1,6 +1,7 @@
 """Corrections at the console (#30): a pending read settled in one click, strange events grouped under
 their doubtful read, a ruling reversed with a reason; the table's referee replays and withdraws."""
 
+from referee_station.console.models.register import AuditKind
 from referee_station.console.qt.alert_view import AlertView
 from referee_station.console.qt.correction_view import CorrectionView
 from referee_station.table.events import Reverse, Settle
@@ -41,7 +42,7 @@ def test_a_pending_read_is_one_alert_with_its_strange_events_grouped_and_settled
     assert read.withdrawn is not None and "settled as 3h" in read.withdrawn
     assert [a.flag.offence for a in wired.model.alerts.pending] == ["out_of_turn_pass"]
     assert read.flag.id not in wired.model.table("T1").flags
-    assert [e.what for e in wired.model.register.audit if "settle" in e.what] != []
+    assert [e for e in wired.model.register.audit if isinstance(e.entry, Settle)] != []
 
 
 def test_settling_as_read_brings_the_held_back_flag_to_the_queue(qtbot) -> None:
@@ -67,7 +68,7 @@ def test_a_confirmed_ruling_reversed_with_a_reason_leaves_the_register_and_the_l
     wired.model.rule(key, "confirm")
     wired.run()
     assert [p.penalty for p in wired.model.register.side_penalties("T1", "NS")] == ["warning"]
-    assert wired.model.sheet.sheet("T1").rows[-1].penalties == ["NS warning"]
+    assert wired.model.sheet.sheet("T1").rows[-1].penalties == [("NS", "warning")]
     assert corrections.rulings.count() == 1 and not corrections.reverse_button.isEnabled()
     corrections.reason.setText("S's pass was heard from the next table")
     assert corrections.reverse_button.isEnabled()
@@ -78,4 +79,4 @@ def test_a_confirmed_ruling_reversed_with_a_reason_leaves_the_register_and_the_l
     assert wired.model.register.ladders["T1"]["NS"]["warning"] == 0
     assert wired.model.sheet.sheet("T1").rows[-1].penalties == []
     assert key[1] in wired.model.table("T1").flags  # the flag stands; its ruling was reversed
-    assert any(e.what.startswith("reverse flag") and "next table" in e.what for e in wired.model.register.audit)
+    assert any(e.kind is AuditKind.REVERSE and "next table" in e.what("en") for e in wired.model.register.audit)

@@ -55,6 +55,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "settle_read": ("识别存疑，点选实际牌张：", "Doubtful read — click the cards laid:"),
     "reverse": ("撤销判罚", "Reverse ruling"),
     "reversed_flag": ("撤销判罚", "reversed ruling on"),
+    "corrections": ("更正", "Corrections"),
     "reverse_reason": ("撤销理由（必填）", "Reason for reversing (required)"),
     "next": ("下一条 (N)", "Next (N)"),
     "stop_next": ("下家选择停其下一次出牌", "the next seat stops the violator's next play"),

@@ -138,10 +138,10 @@ class RecordSheet:
         if out.what == "match_end":
             sheet.result = None
             return
-        text = f"{out.record.get('side')} {out.record.get('penalty')}"
-        row = next((r for r in reversed(sheet.rows) if text in r.penalties), None)
+        step = (out.record.get("side"), out.record.get("penalty"))
+        row = next((r for r in reversed(sheet.rows) if step in r.penalties), None)
         if row is not None:
-            row.penalties.remove(text)
+            row.penalties.remove(step)
 
     def apply(self, update: TableUpdate) -> None:
         sheet = self.sheet(update.table)

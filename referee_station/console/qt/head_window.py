@@ -81,7 +81,8 @@ class HeadWindow(ConsoleWindow):
         self.previous_table_action = QAction(self)
         self.who = QLabel()
         self.tabs.removeTab(self.tabs.indexOf(self.manual))
-        self.corrections.hide()  # the hall carries rulings only: a settle or a reversal is made at the station
+        self.tabs.removeTab(self.tabs.indexOf(self.corrections))  # the hall carries rulings only: a settle
+        # or a reversal is made at the station
         self.timer_controls.hide()  # pausing goes to a table's station; the hall carries only rulings
         self.hall.timer.setInterval(TILES_MS)
         self.referee: str | None = None

@@ -39,7 +39,7 @@ class ConsoleWindow(QMainWindow):
         self.manual = ManualEntryView(model)
         self.sheet = SheetView(model)
         self.tabs = QTabWidget()
-        for view in (self.register, self.manual, self.sheet):
+        for view in (self.register, self.manual, self.sheet, self.corrections):
             self.tabs.addTab(view, "")
         self.left = left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(self.hall)
@@ -47,7 +47,6 @@ class ConsoleWindow(QMainWindow):
         left.setSizes([300, 600])
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.alerts)
-        right.addWidget(self.corrections)
         right.addWidget(self.tabs)
         right.setSizes([450, 450])
         main = QSplitter(Qt.Orientation.Horizontal)
@@ -89,6 +88,9 @@ class ConsoleWindow(QMainWindow):
             table = item_key(item)[0]
             if table != self.selected:
                 self.select(table)
+            alert = self.model.alerts.get(item_key(item))
+            if alert is not None and alert.flag.offence == "uncertain_read" and alert.readings:
+                self.tabs.setCurrentWidget(self.corrections)  # its readings settle it in one click
 
     def select(self, table: str) -> None:
         self.selected = table
@@ -115,5 +117,11 @@ class ConsoleWindow(QMainWindow):
         self.setWindowTitle(tr("title", lang))
         self.language.setText(tr("language", lang))
         self.table_view.retranslate(lang)
-        for i, key in enumerate(("register", "manual", "sheet")):
-            self.tabs.setTabText(i, tr(key, lang))
+        for view, key in (
+            (self.register, "register"),
+            (self.manual, "manual"),
+            (self.sheet, "sheet"),
+            (self.corrections, "corrections"),
+        ):
+            if (i := self.tabs.indexOf(view)) >= 0:
+                self.tabs.setTabText(i, tr(key, lang))
