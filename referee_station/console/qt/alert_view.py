@@ -142,6 +142,12 @@ class AlertView(QWidget):
         self.list.addAction(action)
         return action
 
+    def keys_enabled(self, enabled: bool) -> None:
+        """The ruling keys off while a dialog of the window takes the keys (the head's login): Qt
+        would still match them to the list, which keeps the focus behind a window-modal dialog."""
+        for action in (self.confirm_action, self.dismiss_action, self.next_action, self.evidence_action):
+            action.setEnabled(enabled)
+
     # -- the list ---------------------------------------------------------------------------
 
     def items(self) -> list[QTreeWidgetItem]:

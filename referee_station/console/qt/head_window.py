@@ -132,6 +132,8 @@ class HeadWindow(ConsoleWindow):
         if self.dialog is None:
             self.dialog = LoginDialog(self.model.lang, self)
             self.dialog.submitted.connect(self.login_requested)
+            self.dialog.finished.connect(lambda _: self.alerts.keys_enabled(True))
+        self.alerts.keys_enabled(False)
         self.dialog.error.clear()
         self.dialog.open()
         self.dialog.name.setFocus()
