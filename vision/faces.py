@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.geometry import CARD_H, CARD_W, INDEX_ANCHOR, STRIP_PX_PER_CM
-from vision.strips import LOCATOR_SCALE
+from vision.strips import LOCATOR_SCALE, cut
 
 FACE_PX_PER_CM = STRIP_PX_PER_CM
 """The scale registration keeps the faces at (the strip's)."""
@@ -129,7 +129,7 @@ class FaceBank:
         x1 = ax + round((width_cm - INDEX_ANCHOR[0] - right) * s)
         k = x1 - x0
         cu, cv_ = round(u / LOCATOR_SCALE), round(v / LOCATOR_SCALE)
-        region = _cut(loc, cu - (ax - x0) - SHIFT, cv_ - (ay - y0) - SHIFT, k + 2 * SHIFT, y1 - y0 + 2 * SHIFT)
+        region = cut(loc, cu - (ax - x0) - SHIFT, cv_ - (ay - y0) - SHIFT, k + 2 * SHIFT, y1 - y0 + 2 * SHIFT)
         region = cv2.GaussianBlur(region.astype(np.float32), (0, 0), BLUR)
         side = 2 * SHIFT + 1
         windows = np.lib.stride_tricks.sliding_window_view(region, (y1 - y0, k), axis=(0, 1))[:side, :side]
@@ -161,16 +161,6 @@ def _prefix(x: np.ndarray, channels: bool) -> np.ndarray:
     axis = -2 if channels else -1
     zero = np.zeros_like(np.take(cols, [0], axis=axis))
     return np.concatenate([zero, cols], axis=axis).cumsum(axis, dtype=np.float64)
-
-
-def _cut(image: np.ndarray, x0: int, y0: int, w: int, h: int) -> np.ndarray:
-    """``image[y0:y0+h, x0:x0+w]``, padded with black where it leaves the image."""
-    out = np.zeros((h, w, 3), image.dtype)
-    sx0, sy0 = max(x0, 0), max(y0, 0)
-    sx1, sy1 = min(x0 + w, image.shape[1]), min(y0 + h, image.shape[0])
-    if sx1 > sx0 and sy1 > sy0:
-        out[sy0 - y0 : sy1 - y0, sx0 - x0 : sx1 - x0] = image[sy0:sy1, sx0:sx1]
-    return out
 
 
 def face_probabilities(scores: np.ndarray, sharpness: float) -> np.ndarray:

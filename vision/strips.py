@@ -57,12 +57,16 @@ def crop_index(strip: np.ndarray, u: float, v: float, margin: int = 0) -> np.nda
     """The index crop (plus margin) centred at strip pixel (u, v), padded with black at the edges: the
     ``CROP_H × CROP_W`` px about (u, v) of any image (``crop_context`` cuts the locator input with it)."""
     w, h = CROP_W + 2 * margin, CROP_H + 2 * margin
-    x0, y0 = round(u - w / 2), round(v - h / 2)
-    out = np.zeros((h, w, 3), np.uint8)
+    return cut(strip, round(u - w / 2), round(v - h / 2), w, h)
+
+
+def cut(image: np.ndarray, x0: int, y0: int, w: int, h: int) -> np.ndarray:
+    """``image[y0:y0+h, x0:x0+w]``, padded with black where it leaves the image."""
+    out = np.zeros((h, w, 3), image.dtype)
     sx0, sy0 = max(x0, 0), max(y0, 0)
-    sx1, sy1 = min(x0 + w, strip.shape[1]), min(y0 + h, strip.shape[0])
+    sx1, sy1 = min(x0 + w, image.shape[1]), min(y0 + h, image.shape[0])
     if sx1 > sx0 and sy1 > sy0:
-        out[sy0 - y0 : sy1 - y0, sx0 - x0 : sx1 - x0] = strip[sy0:sy1, sx0:sx1]
+        out[sy0 - y0 : sy1 - y0, sx0 - x0 : sx1 - x0] = image[sy0:sy1, sx0:sx1]
     return out
 
 

@@ -20,15 +20,21 @@ def misread_lead():
     return table.records
 
 
-def test_a_pending_read_is_one_alert_with_its_strange_events_grouped_and_settled_in_one_click(qtbot) -> None:
+def _views(qtbot) -> tuple[Wired, AlertView, CorrectionView, list]:
+    """The misread match through the alert queue and the correction view; what the console sends."""
     wired = Wired({"T1": misread_lead()})
-    sent = []
+    sent: list = []
     wired.model.send.connect(lambda table, event, who: sent.append(event))
     alerts = AlertView(wired.model)
     corrections = CorrectionView(wired.model, alerts)
     qtbot.addWidget(alerts)
     qtbot.addWidget(corrections)
     wired.run()
+    return wired, alerts, corrections, sent
+
+
+def test_a_pending_read_is_one_alert_with_its_strange_events_grouped_and_settled_in_one_click(qtbot) -> None:
+    wired, alerts, corrections, sent = _views(qtbot)
     pending = wired.model.alerts.pending
     assert [a.flag.offence for a in pending] == ["out_of_turn_pass", "uncertain_read"]
     read = pending[1]
@@ -56,14 +62,7 @@ def test_settling_as_read_brings_the_held_back_flag_to_the_queue(qtbot) -> None:
 
 
 def test_a_confirmed_ruling_reversed_with_a_reason_leaves_the_register_and_the_ladder(qtbot) -> None:
-    wired = Wired({"T1": misread_lead()})
-    sent = []
-    wired.model.send.connect(lambda table, event, who: sent.append(event))
-    alerts = AlertView(wired.model)
-    corrections = CorrectionView(wired.model, alerts)
-    qtbot.addWidget(alerts)
-    qtbot.addWidget(corrections)
-    wired.run()
+    wired, _alerts, corrections, sent = _views(qtbot)
     key = next(a.key for a in wired.model.alerts.pending if a.flag.offence == "out_of_turn_pass")
     wired.model.rule(key, "confirm")
     wired.run()
