@@ -248,8 +248,13 @@ class Station:
         fed: list[Fed] = []
         for event, from_camera in self._merge.release(limit, camera):
             source, who = (Source.CAMERA, "camera") if from_camera else self._origin.pop(id(event))
-            if self.round_gate is not None and self.round_gate.holds(event, self.referee.snapshot()):
-                continue
+            if self.round_gate is not None:
+                state = self.referee.snapshot()
+                if call := self.round_gate.due(self.now, state):  # the round's last deal just ended
+                    self._route(call, Source.HALL, "head", fed)
+                    state = self.referee.snapshot()
+                if self.round_gate.holds(event, state):
+                    continue
             self._route(event, source, who, fed)
         if self.round_gate is not None:
             notices += self.round_gate.notices(t)

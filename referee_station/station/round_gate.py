@@ -1,6 +1,7 @@
 """The hall's round clock at one table (R-MATCH-1): when the head calls time (or the round's limit
-passes), the station feeds its referee one ``time_call``; the deal in progress is finished, and no
-deal event after the call reaches the referee any more (no new deal starts).
+passes, or its ``max_deals`` deals are played), the station feeds its referee one ``time_call``; the
+deal in progress is finished, and no deal event after the call reaches the referee any more (no new
+deal starts).
 
 The gate binds to the round of the first announcement it sees that is not called yet (or to the
 round it is given), so a stale retained call of the previous round cannot end a new match. The
@@ -74,8 +75,8 @@ class RoundGate:
         call = self.call
         if self._issued or call is None or state.get("time_called") is not None or state.get("match_over"):
             return None
-        if call.clock.remaining(self.wall()) > 0:
-            return None
+        if call.clock.remaining(self.wall()) > 0 and int(state.get("deals_played", 0)) < call.max_deals:
+            return None  # neither the round's time nor its deals (at most ``max_deals``) are used up
         self._issued = True
         return TimeCall(now, round=call.round)
 

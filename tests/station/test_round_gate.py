@@ -69,3 +69,15 @@ def test_the_limit_calls_time_and_a_stale_call_does_not() -> None:
     assert starts[1] < station.referee.time_called <= station.now
     station.finish(events[-1].t)
     assert station.referee.match_over and station.referee.deals_played == 2
+
+
+def test_the_rounds_last_deal_ends_the_match_without_a_call() -> None:
+    """R-MATCH-1: at most ``max_deals`` deals a round; after the last one no new deal starts."""
+    source, wall = Announced(replace(ROUND, max_deals=2)), [600.0]
+    station, events, starts = station_for(11, source, wall)
+    fed = [f for s in (station.idle(starts[2] + 1.0), station.finish(events[-1].t)) for f in s.fed]
+    outputs = [o for f in fed for o in f.outputs]
+    assert [o.deal for o in outputs if isinstance(o, DealEnd)] == [1, 2]
+    (end,) = [o for o in outputs if isinstance(o, MatchEnd)]
+    assert end.reason == "time called"
+    assert not any(isinstance(f.event, DealStart) and f.event.t >= starts[2] for f in fed), "deal 3 never started"
