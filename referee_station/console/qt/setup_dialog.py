@@ -49,9 +49,9 @@ class SetupDialog(QDialog):
         self.lang = lang
         self.setWindowTitle(tr("setup_title", lang))
         self.names = {side: QLineEdit() for side in SIDES}
-        self.event = QLineEdit()
-        self.round = QSpinBox()
-        self.round.setRange(0, 999)
+        self.event_name = QLineEdit()
+        self.round_no = QSpinBox()
+        self.round_no.setRange(0, 999)
         self.players = {side: QLineEdit() for side in SIDES}
         """Names separated by ``/`` (for the record sheet, seed 003 十三)."""
         self.deals = QSpinBox()
@@ -70,8 +70,8 @@ class SetupDialog(QDialog):
         form = QFormLayout(self)
         for side in SIDES:
             form.addRow(tr("side_name", lang, side=tr(side, lang)), self.names[side])
-        form.addRow(tr("event_name", lang), self.event)
-        form.addRow(tr("round_no", lang), self.round)
+        form.addRow(tr("event_name", lang), self.event_name)
+        form.addRow(tr("round_no", lang), self.round_no)
         for side in SIDES:
             form.addRow(tr("players_of", lang, side=tr(side, lang)), self.players[side])
         form.addRow(tr("length_deals", lang), self.deals)
@@ -128,8 +128,8 @@ class SetupDialog(QDialog):
         for name, box in self.variants.items():
             box.setChecked(name in setup.rules.get("variants", []))
         self.leader.setCurrentIndex(SEATS.index(setup.leader))
-        self.event.setText(setup.event or "")
-        self.round.setValue(setup.round or 0)
+        self.event_name.setText(setup.event or "")
+        self.round_no.setValue(setup.round or 0)
         for side in SIDES:
             self.players[side].setText(" / ".join((setup.players or {}).get(side, [])))
 
@@ -153,8 +153,8 @@ class SetupDialog(QDialog):
             self.leader.currentData(),
             rules,
             None if set(levels.values()) == {"2"} else levels,
-            self.event.text().strip() or None,
-            self.round.value() or None,
+            self.event_name.text().strip() or None,
+            self.round_no.value() or None,
             players if any(players.values()) else None,
         )
 
