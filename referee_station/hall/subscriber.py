@@ -234,6 +234,8 @@ class HeadConsole:
         self._connected.clear()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.retain and message.topic == round_topic(self.hall):
+            return  # its own retained round clock (``hall.rounds``), handed back on subscribing
         try:
             hall, table, channel = split_topic(message.topic)
             if hall == self.hall and channel in HEAD_CHANNELS and message.retain:
