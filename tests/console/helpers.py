@@ -47,6 +47,14 @@ def two_warnings() -> list[Record]:
     return table.records
 
 
+def shown_active(qtbot, widget) -> None:
+    """Show ``widget`` as the active window: the ruling keys act only where the focus can be."""
+    qtbot.addWidget(widget)
+    widget.show()
+    widget.windowHandle().requestActivate()
+    qtbot.waitUntil(widget.isActiveWindow)
+
+
 class Wired:
     """A console model fed by a live hall of scripted tables, unpaced."""
 

@@ -11,7 +11,7 @@ from referee_station.console.models.console import ConsoleModel
 from referee_station.console.qt.head_app import land
 from referee_station.console.qt.head_window import HeadWindow
 from referee_station.hall.topics import RulingCommand
-from tests.console.helpers import envelopes, one_deal_with_flags, two_warnings
+from tests.console.helpers import envelopes, one_deal_with_flags, shown_active, two_warnings
 
 
 def head_window(qtbot) -> tuple[ConsoleModel, HeadWindow, list]:
@@ -19,10 +19,7 @@ def head_window(qtbot) -> tuple[ConsoleModel, HeadWindow, list]:
     sent: list = []
     model.send.connect(lambda table, event, who: sent.append((table, event, who)))
     window = HeadWindow(model)
-    qtbot.addWidget(window)
-    window.show()
-    window.windowHandle().requestActivate()
-    qtbot.waitUntil(window.isActiveWindow)
+    shown_active(qtbot, window)
     feed = HallFeed()
     for table, inputs in (("T1", one_deal_with_flags()), ("T2", two_warnings())):
         for envelope in envelopes(table, inputs):

@@ -24,7 +24,7 @@ from referee_station.console.qt.manual_view import ManualEntryView
 from referee_station.console.qt.sheet_view import SheetView
 from referee_station.console.qt.window import ConsoleWindow
 from referee_station.table.events import DealEnd, Flag, PlayCards, Tick
-from tests.console.helpers import RecordingTable, Wired, one_deal_with_flags, two_warnings
+from tests.console.helpers import RecordingTable, Wired, one_deal_with_flags, shown_active, two_warnings
 from tests.table.helpers import east_west_sweep
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -42,10 +42,7 @@ def two_infractions() -> list:
 def _window(qtbot, tables) -> tuple[Wired, ConsoleWindow]:
     wired = Wired(tables)
     window = ConsoleWindow(wired.model)
-    qtbot.addWidget(window)
-    window.show()
-    window.windowHandle().requestActivate()
-    qtbot.waitUntil(window.isActiveWindow)
+    shown_active(qtbot, window)
     wired.run()
     return wired, window
 
@@ -148,10 +145,7 @@ def test_a_new_foul_flashes_and_the_flag_shows_its_age(qtbot):
 def test_the_evidence_is_shown_full_size_with_its_cards(qtbot):
     wired = Wired({"T1": two_infractions()})
     view = AlertView(wired.model)
-    qtbot.addWidget(view)
-    view.show()
-    view.windowHandle().requestActivate()
-    qtbot.waitUntil(view.isActiveWindow)
+    shown_active(qtbot, view)
     wired.run()
     assert view.evidence_button.isHidden() and view.frame.isHidden()  # no camera: no empty band, nothing to enlarge
     frame = np.zeros((720, 1280, 3), dtype=np.uint8)

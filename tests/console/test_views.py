@@ -16,7 +16,7 @@ from referee_station.console.qt.sheet_view import SheetView
 from referee_station.console.qt.table_view import TableView
 from referee_station.console.qt.window import ConsoleWindow
 from referee_station.table.events import PlayCards
-from tests.console.helpers import Wired, one_deal_with_flags, two_warnings
+from tests.console.helpers import Wired, one_deal_with_flags, shown_active, two_warnings
 
 
 def texts(widget, column):
@@ -84,10 +84,7 @@ def test_infraction_with_the_stop_next_choice(qtbot):
 def test_keyboard_shortcuts(qtbot):
     wired = Wired({"T1": two_warnings()})
     view = AlertView(wired.model)
-    qtbot.addWidget(view)
-    view.show()
-    view.windowHandle().requestActivate()
-    qtbot.waitUntil(view.isActiveWindow)
+    shown_active(qtbot, view)
     wired.run()
     assert view.current_key() == ("T1", 1)
     qtbot.keyClick(view.list, Qt.Key.Key_N)
