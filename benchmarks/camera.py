@@ -2,7 +2,7 @@
 
 ``python -m benchmarks.camera [--seeds 12 8] [--reader truth|onnx] [--design D] [--deck F] [--fps 10] [--until S]``
 simulates each seed's match (``referee_station.sim``; seeds 12 and 8 give 14 + 6 = 20 deals), renders it as
-the overhead camera sees it (``vision.video``: hands reaching in, pauses, sweeps; markers; 1280×720), feeds
+the overhead camera sees it (``referee_station.render.video``: hands reaching in, pauses, sweeps; markers; 1280×720), feeds
 every frame to ``CameraPipeline`` (calibrated from the markers in the first frame) and compares its
 ``play`` and ``clear`` events with the simulation's. Frames go straight from the renderer to the
 pipeline (no MP4 round trip: the end-to-end test covers that), so the timings are the station's alone.
@@ -33,11 +33,11 @@ import time
 from referee_station.sim.match import simulate
 from referee_station.table.config import RulesConfig
 from referee_station.table.events import Clear, DealStart, PlayCards, Record, Tick
-from vision.calibrate import from_markers
-from vision.deck.drawn import install_drawn_design
-from vision.layout import Layout
-from vision.pipeline import CameraPipeline
-from vision.video import VideoRenderer, choreograph, truth_reading
+from referee_station.vision.calibrate import from_markers
+from referee_station.render.drawn import install_drawn_design
+from referee_station.vision.layout import Layout
+from referee_station.vision.pipeline import CameraPipeline
+from referee_station.render.video import VideoRenderer, choreograph, truth_reading
 
 MATCH_WINDOW = 2.0
 """A camera play more than this far (s) from every simulated play of its seat is a phantom."""
@@ -99,8 +99,8 @@ def run_match(seed: int, args: argparse.Namespace) -> dict:
     t, frame = next(frames)
     calib = from_markers(f"bench{seed}", frame, Layout.default())
     if args.reader == "onnx":
-        from vision.deck.profile import DeckProfile, reader_for
-        from vision.reader import MODELS_DIR
+        from referee_station.deck.profile import DeckProfile, reader_for
+        from referee_station.vision.reader import MODELS_DIR
 
         deck = DeckProfile.load(args.deck) if args.deck else None
         read = reader_for(deck, args.models or MODELS_DIR).read
@@ -166,7 +166,7 @@ def _station(pipeline: CameraPipeline, events: list[Record]):
     """A station fed the camera and, from the simulated log, every input the camera does not report."""
     from referee_station.station.orchestrator import Station
     from referee_station.table.corrections import CorrectingReferee
-    from vision.pipeline import seen_by_camera
+    from referee_station.vision.pipeline import seen_by_camera
 
     return Station(CorrectingReferee(), pipeline=pipeline, others=[e for e in events if not seen_by_camera(e)])
 

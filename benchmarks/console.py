@@ -43,17 +43,17 @@ def main() -> None:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from referee_station.console.live.feed import LiveTable
-    from referee_station.console.live.simulated import simulated_tables
-    from referee_station.console.models.update import TABLE_SOURCES
+    from referee_station.station.live.feed import LiveTable
+    from referee_station.station.live.simulated import simulated_tables
+    from referee_station.station.live.update import TABLE_SOURCES
     from referee_station.console.qt.app import ConsoleApp
 
     qt = QApplication([])
     tables = simulated_tables(args.tables, args.seed, deals=20, violations=args.violations)
     live = [LiveTable(t.name, t.events) for t in tables]
     if args.camera:
-        from referee_station.console.live.camera import CameraTable
-        from vision.reader import CardReader
+        from referee_station.station.live.camera import CameraTable
+        from referee_station.vision.reader import CardReader
 
         read = CardReader.from_onnx().read
         cameras = [CameraTable(t.name, t.events, read, design="tigullio", fps=5.0) for t in tables]

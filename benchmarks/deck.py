@@ -1,8 +1,8 @@
 """Deck registration benchmark: a design the generic model never saw, before and after registering it.
 
 ``python -m benchmarks.deck [--frames 300] [--seed 11] [--design drawn|sans] [--faces-only] [--deck FILE]``
-renders the 54 registration photos of each test design (``vision.deck.drawn``: Hershey italic rank over its
-suit, JOKER jokers; ``vision.deck.drawn_sans``: a large sans-serif rank beside its suit, 大王 / 小王 picture
+renders the 54 registration photos of each test design (``referee_station.render.drawn``: Hershey italic rank over its
+suit, JOKER jokers; ``referee_station.render.drawn_sans``: a large sans-serif rank beside its suit, 大王 / 小王 picture
 jokers), registers it (timed; ``--faces-only``: the faces alone, no fine-tuning; or loads ``--deck``), then
 reads the same rendered frames of that design with the generic classifier, with the profile, and with the
 profile without its faces (and without its context classifier, when it has one) and prints exact plays, card
@@ -24,16 +24,16 @@ import cv2
 import numpy as np
 
 from benchmarks.plays import PlayScore
-from vision.deck.drawn import install_drawn_design, registration_photos
-from vision.deck.drawn_sans import install_sans_design
-from vision.deck.mismatch import DeckCheck
-from vision.deck.profile import DeckProfile, fitted_reader, reader_for
-from vision.deck.register import register
-from vision.geometry import SEATS
-from vision.reader import CLASSES, CardReader
-from vision.strips import cloth_to_strip, locator_input, rectify
-from vision.synth.render import Rendered, render
-from vision.synth.scene import random_scene
+from referee_station.render.drawn import install_drawn_design, registration_photos
+from referee_station.render.drawn_sans import install_sans_design
+from referee_station.deck.mismatch import DeckCheck
+from referee_station.deck.profile import DeckProfile, fitted_reader, reader_for
+from referee_station.deck.register import register
+from referee_station.vision.geometry import SEATS
+from referee_station.vision.reader import CLASSES, CardReader
+from referee_station.vision.strips import cloth_to_strip, locator_input, rectify
+from referee_station.render.render import Rendered, render
+from referee_station.render.scene import random_scene
 
 
 def play_figures(reader: CardReader, frames: list[Rendered]) -> dict[str, float]:
@@ -104,8 +104,8 @@ def render_frames(design: str, n: int, seed: int) -> list[Rendered]:
 
 
 DESIGNS = {"drawn": install_drawn_design, "sans": install_sans_design}
-"""The benchmark's test designs: rank over suit in Hershey italic with JOKER jokers (``vision.deck.drawn``),
-and a large sans-serif rank beside its suit with 大王 / 小王 picture jokers (``vision.deck.drawn_sans``)."""
+"""The benchmark's test designs: rank over suit in Hershey italic with JOKER jokers (``referee_station.render.drawn``),
+and a large sans-serif rank beside its suit with 大王 / 小王 picture jokers (``referee_station.render.drawn_sans``)."""
 
 
 def bench_design(design: str, args: argparse.Namespace) -> None:

@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 
 from benchmarks.stats import percentile
-from devices.emulator import Emulator
-from devices.table_devices import TableDevices
+from referee_station.devices.emulator import Emulator
+from referee_station.devices.table_devices import TableDevices
 
 
 def report(name: str, values_ms: list[float], target: str) -> None:

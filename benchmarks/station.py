@@ -24,11 +24,11 @@ from referee_station.station.orchestrator import Station
 from referee_station.station.setup import MatchSetup
 from referee_station.table.events import DealStart, MatchStart
 from referee_station.table.referee import TableReferee
-from vision.calibrate import from_markers
-from vision.deck.profile import reader_for
-from vision.layout import Layout
-from vision.pipeline import CameraPipeline
-from vision.video import VideoRenderer, choreograph
+from referee_station.vision.calibrate import from_markers
+from referee_station.deck.profile import reader_for
+from referee_station.vision.layout import Layout
+from referee_station.vision.pipeline import CameraPipeline
+from referee_station.render.video import VideoRenderer, choreograph
 
 
 def main() -> None:

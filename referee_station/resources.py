@@ -1,6 +1,6 @@
 """Where the data shipped with the station lies: the card reader's ONNX models and the cloth's files.
 
-They are package data (``models/*.onnx``, ``calibration/cloth.json``, ``calibration/markers.png``) found
+They are package data (``referee_station/models/*.onnx``, ``referee_station/calibration/cloth.json``, ``referee_station/calibration/markers.png``) found
 through ``importlib.resources``, so a checkout, an editable install and an installed wheel read the same
 files, wherever the packages were installed.
 """
@@ -20,6 +20,6 @@ def package_folder(package: str) -> Path:
 
 
 MODELS_DIR = package_folder("models")
-"""The shipped ONNX models of the card reader (``models/MODEL_CARD.md``)."""
+"""The shipped ONNX models of the card reader (``referee_station/models/MODEL_CARD.md``)."""
 CALIBRATION_DIR = package_folder("calibration")
 """The cloth layout (``cloth.json``) and its printable marker sheet (``markers.png``)."""

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The training environment of the card reader (not needed to run the station or its tests):
-# the fonts vision.synth.fonts draws index typefaces from, and .venv-train with the [train] extra
-# (torch CPU wheel, onnx, Pillow). Then: .venv-train/bin/python -m models.train (see models/MODEL_CARD.md).
+# the fonts referee_station.render.fonts draws index typefaces from, and .venv-train with the [train] extra
+# (torch CPU wheel, onnx, Pillow). Then: .venv-train/bin/python -m referee_station.training.train (see referee_station/models/MODEL_CARD.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

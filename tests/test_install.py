@@ -23,10 +23,10 @@ import pytest
 from packaging.requirements import Requirement
 
 from referee_station.extras import DISTRIBUTION
-from tests.camera.helpers import CORNERS, homography, table_frame
+from tests.vision.helpers import CORNERS, homography, table_frame
 from tests.vision.scenes import PLAYS, scene
-from vision.calibrate import Calibration
-from vision.synth.render import render
+from referee_station.vision.calibrate import Calibration
+from referee_station.render.render import render
 
 REPO = Path(__file__).resolve().parents[1]
 EXTRAS = ("hall", "train")
@@ -36,11 +36,11 @@ NOT_SOURCES = shutil.ignore_patterns(
 """Left out of the copy the wheel is built from: environments, caches and a stale ``build/`` that
 setuptools would otherwise pack again."""
 SHIPPED_DATA = (
-    "calibration/cloth.json",
-    "calibration/markers.png",
-    "models/locator.onnx",
-    "models/classifier.onnx",
-    "models/classifier_context.onnx",
+    "referee_station/calibration/cloth.json",
+    "referee_station/calibration/markers.png",
+    "referee_station/models/locator.onnx",
+    "referee_station/models/classifier.onnx",
+    "referee_station/models/classifier_context.onnx",
 )
 
 

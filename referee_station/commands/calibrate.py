@@ -17,10 +17,10 @@ import sys
 import cv2
 import numpy as np
 
-from vision.calibrate import CalibrationError, calibration_path, draw_zones, from_corners, from_markers
-from vision.capture import CaptureError, open_source, read_image
-from vision.layout import DEFAULT_LAYOUT, Layout
-from vision.markers import marker_sheet
+from referee_station.vision.calibrate import CalibrationError, calibration_path, draw_zones, from_corners, from_markers
+from referee_station.vision.capture import CaptureError, open_source, read_image
+from referee_station.vision.layout import DEFAULT_LAYOUT, Layout
+from referee_station.vision.markers import marker_sheet
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -7,7 +7,7 @@ For a calibrated camera (``calibration/<table>.json``, or ``--calibration FILE``
 first frame) and a card reader (the shipped models or ``--deck``): per play area the px per cm, focus,
 glare and exposure, then the test row the organiser laid in every area (``--row``, left to right as
 the seat sees it) read back from each frame, and a verdict with its reason and remedy per area
-(``vision.camera_check``). ``check_from_args`` is the same check for the station console's setup step,
+(``referee_station.vision.camera_check``). ``check_from_args`` is the same check for the station console's setup step,
 over the station's own source options. Exit codes: 0 ready for play, 1 not ready, 2 bad input.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.camera_check import NEEDS_PX_PER_CM, CameraCheck
+from referee_station.vision.camera_check import NEEDS_PX_PER_CM, CameraCheck
 
 CAMERA_TRIES = 20
 """Frames asked of a source per frame wanted before it counts as giving none (a camera reconnecting)."""
@@ -51,7 +51,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def _frames(args: argparse.Namespace) -> list[np.ndarray]:
     """The still images given, or the first ``shots`` frames of the camera, video or folder."""
-    from vision.capture import CaptureError, open_source, read_image
+    from referee_station.vision.capture import CaptureError, open_source, read_image
 
     if getattr(args, "images", None):
         return [read_image(path) for path in args.images]
@@ -77,10 +77,10 @@ def check_from_args(args: argparse.Namespace, row: tuple[str, ...]) -> CameraChe
     ``check-camera``, ``run`` and ``station`` share) with the test row ``row`` (card codes; may be empty).
     ValueError or OSError say what is wrong."""
     from referee_station.station.wiring import calibration_for
-    from vision.camera_check import check_camera
-    from vision.deck.profile import DeckProfile, reader_for
-    from vision.layout import Layout
-    from vision.reader import MODELS_DIR
+    from referee_station.vision.camera_check import check_camera
+    from referee_station.deck.profile import DeckProfile, reader_for
+    from referee_station.vision.layout import Layout
+    from referee_station.vision.reader import MODELS_DIR
 
     needs = getattr(args, "needs", NEEDS_PX_PER_CM)
     if needs <= 0:

@@ -20,7 +20,7 @@ import os
 import sys
 from pathlib import Path
 
-from referee_station.console.live.feed import LiveTable, jsonl_feed
+from referee_station.station.live.feed import LiveTable, jsonl_feed
 from referee_station.table.events import Record
 
 MAX_DEVICE_SPEED = 10.0
@@ -64,7 +64,7 @@ def has_display() -> bool:
 def feeds_of(args: argparse.Namespace) -> list[tuple[str, list[Record]]]:
     if args.log:
         return [(f"T{i + 1}", list(jsonl_feed(path))) for i, path in enumerate(args.log)]
-    from referee_station.console.live.simulated import simulated_tables
+    from referee_station.station.live.simulated import simulated_tables
 
     return [(t.name, t.events) for t in simulated_tables(args.tables, args.seed, args.deals, args.violations)]
 
@@ -74,10 +74,10 @@ def tables_of(args: argparse.Namespace) -> list[LiveTable]:
     feeds = feeds_of(args)
     if not args.camera:
         return [LiveTable(name, events) for name, events in feeds]
-    from referee_station.console.live.camera import CameraTable
-    from vision.deck.drawn import DRAWN_DESIGN, install_drawn_design
-    from vision.deck.mismatch import WatchedReader
-    from vision.deck.profile import DeckProfile, reader_for
+    from referee_station.station.live.camera import CameraTable
+    from referee_station.render.drawn import DRAWN_DESIGN, install_drawn_design
+    from referee_station.deck.mismatch import WatchedReader
+    from referee_station.deck.profile import DeckProfile, reader_for
 
     if args.design == DRAWN_DESIGN:
         install_drawn_design()
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     devices = args.devices and 0 < args.speed <= MAX_DEVICE_SPEED
     if args.headless or not has_display():
-        from referee_station.console.live.headless import run_headless
+        from referee_station.console.headless import run_headless
 
         run_headless(tables, args.speed, devices=devices)
         return 0

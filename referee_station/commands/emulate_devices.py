@@ -3,7 +3,7 @@
 Prints the port path on the first line of stdout (flushed, so a demo or a test can read it and open
 it), then one line for everything the hardware does (presses, countdowns shown, beeps, unplugs). The
 hardware is driven by a script file (``--script``) and then by commands typed on stdin; the command
-language is in ``devices.emulator``. It runs until ``quit``, Ctrl-C or SIGTERM (or the end of the script
+language is in ``referee_station.devices.emulator``. It runs until ``quit``, Ctrl-C or SIGTERM (or the end of the script
 with ``--exit-after-script``). The port path is a symlink that survives ``unplug``.
 """
 
@@ -15,7 +15,7 @@ import sys
 import time
 from types import FrameType
 
-from devices.emulator import Emulator
+from referee_station.devices.emulator import Emulator
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

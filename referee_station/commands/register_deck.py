@@ -54,9 +54,9 @@ def capture_guided(args: argparse.Namespace) -> str | None:
     """Run the guided window and save its 54 captures into ``args.photos``; the reason when it did not."""
     from referee_station.commands.read_frame import parse_corners
     from referee_station.console.qt.guided_view import run_guided
-    from vision.capture import CaptureError, open_source
-    from vision.deck.guided import GuidedRegistration, read_with
-    from vision.reader import MODELS_DIR, CardReader
+    from referee_station.vision.capture import CaptureError, open_source
+    from referee_station.deck.guided import GuidedRegistration, read_with
+    from referee_station.vision.reader import MODELS_DIR, CardReader
 
     if args.corners is None:
         return "--guided needs --corners (the table's calibration)"
@@ -73,8 +73,8 @@ def capture_guided(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.deck.register import RegistrationError, register
-    from vision.reader import MODELS_DIR
+    from referee_station.deck.register import RegistrationError, register
+    from referee_station.vision.reader import MODELS_DIR
 
     if args.guided and (failure := capture_guided(args)):
         print(f"referee-station register-deck: {failure}", file=sys.stderr)

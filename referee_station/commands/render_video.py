@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 
 from referee_station.log.jsonl import read_jsonl
-from vision.video import VideoRenderer, choreograph, write_video
+from referee_station.render.video import VideoRenderer, choreograph, write_video
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -31,7 +31,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fps", type=float, default=10.0)
     parser.add_argument("--until", type=float, help="stop at this log time (s)")
     parser.add_argument("--seed", type=int, default=0, help="seeds where cards lie and how hands move")
-    parser.add_argument("--design", default="tigullio", help="card artwork (vision.synth.artwork)")
+    parser.add_argument("--design", default="tigullio", help="card artwork (referee_station.render.artwork)")
     parser.set_defaults(func=run)
 
 

@@ -3,7 +3,7 @@
     referee-station run --camera 0 --table T1 --devices /dev/ttyUSB0 --log hall.sqlite
     referee-station run --video match.mp4 --table T1 --events match.jsonl --auto-confirm
 
-The camera gives ``play`` and ``clear`` (``vision.tracker``); pass buttons and reports come from the
+The camera gives ``play`` and ``clear`` (``referee_station.vision.tracker``); pass buttons and reports come from the
 seat units (``--devices``), and the other inputs (match, deal, tribute, ...) from the console, or, for a
 recorded or simulated table, from ``--events LOG`` (its own play and clear lines are ignored: the
 camera's replace them). Everything is fed to the referee in time order (``CameraPipeline.horizon``),
@@ -32,10 +32,10 @@ from referee_station.station.loop import drive
 from referee_station.station.timeline import TerminalTimeline
 from referee_station.station.wiring import open_station
 from referee_station.table.events import Record
-from vision.calibrate import CalibrationError
-from vision.capture import CaptureError
-from vision.deck.mismatch import WatchedReader
-from vision.pipeline import seen_by_camera
+from referee_station.vision.calibrate import CalibrationError
+from referee_station.vision.capture import CaptureError
+from referee_station.deck.mismatch import WatchedReader
+from referee_station.vision.pipeline import seen_by_camera
 
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:

@@ -28,7 +28,7 @@ from referee_station.station.loop import drive
 from referee_station.station.setup import MatchSetup, SetupError
 from referee_station.station.timeline import TerminalTimeline
 from referee_station.station.wiring import open_station
-from vision.calibrate import CalibrationError
+from referee_station.vision.calibrate import CalibrationError
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

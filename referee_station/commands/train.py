@@ -1,7 +1,7 @@
-"""``referee-station train``: render data, train the card reader's networks, export them to ``models/``.
+"""``referee-station train``: render data, train the card reader's networks, export them to ``referee_station/models/``.
 
 Training needs torch (the ``[train]`` extra), which the station itself never imports; this command runs
-``python -m models.train`` with the interpreter given by ``--python`` (default: a ``.venv-train``
+``python -m referee_station.training.train`` with the interpreter given by ``--python`` (default: a ``.venv-train``
 next to the project if there is one, else the current one) and passes the remaining options through.
 """
 
@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "train", help="train the card reader (needs the [train] extra; see models/MODEL_CARD.md)"
+        "train", help="train the card reader (needs the [train] extra; see referee_station/models/MODEL_CARD.md)"
     )
     parser.add_argument("--python", type=Path, help="interpreter with torch installed")
-    parser.add_argument("options", nargs=argparse.REMAINDER, help="passed to python -m models.train")
+    parser.add_argument("options", nargs=argparse.REMAINDER, help="passed to python -m referee_station.training.train")
     parser.set_defaults(func=run)
 
 
@@ -36,4 +36,4 @@ def run(args: argparse.Namespace) -> int:
         print(missing_extra_message("train", "train", "torch"), file=sys.stderr)
         return EXIT_MISSING_EXTRA
     options = [o for o in args.options if o != "--"]
-    return subprocess.call([str(python), "-m", "models.train", *options], cwd=ROOT)
+    return subprocess.call([str(python), "-m", "referee_station.training.train", *options], cwd=ROOT)

@@ -3,7 +3,7 @@
 Opens ``PORT`` (a device path, the emulator's pty, ``socket://host:port``...) with
 ``devices.TableDevices`` and prints each seat-unit event as an EVENTS.md JSON line on stdout (``t``
 counts from the start of the command), so its output is a table-log fragment: in press order, each
-line printed half a second after its press (``devices.order``: a retransmitted press can arrive after
+line printed half a second after its press (``referee_station.devices.order``: a retransmitted press can arrive after
 a later one). Status changes and the link's counters go to stderr for the operator. Commands typed
 on stdin drive the timer::
 
@@ -26,9 +26,9 @@ import threading
 import time
 from typing import Any
 
-from devices import DeviceError, LinkStatus, TableDevices
-from devices.order import PressOrder
-from devices.table_devices import DEFAULT_GRACE
+from referee_station.devices import DeviceError, LinkStatus, TableDevices
+from referee_station.devices.order import PressOrder
+from referee_station.devices.table_devices import DEFAULT_GRACE
 
 TICK_S = 0.05
 """How often held events are checked for release."""

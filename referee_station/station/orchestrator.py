@@ -1,6 +1,6 @@
 """The station orchestrator: the one place that knows in which order a table's inputs reach its referee.
 
-Inputs: camera frames (through the card reader and the tracker, ``vision.pipeline``), the seat units'
+Inputs: camera frames (through the card reader and the tracker, ``referee_station.vision.pipeline``), the seat units'
 presses (``heard``, from the driver's thread), the console's entries (``enter``, from the GUI thread),
 a recorded or simulated feed of other inputs, the head referee's rulings and round call over the hall. Each call
 of ``frame`` (a frame arrived) or ``idle`` (none came) feeds, in time order, every input that can no
@@ -43,7 +43,7 @@ from referee_station.table.events import (
     Ruling,
     TimerControl,
 )
-from vision.pipeline import CameraPipeline, InputMerge
+from referee_station.vision.pipeline import CameraPipeline, InputMerge
 
 MAX_PRELUDE = 4
 """Most events the director puts before one camera play (a deal start and up to three passes)."""

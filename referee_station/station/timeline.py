@@ -26,7 +26,7 @@ class TerminalTimeline:
     quiet: bool = False
     flags: int = 0
     deck_warnings: int = 0
-    """The deck profile does not match the cards on the table (``vision.deck.mismatch``)."""
+    """The deck profile does not match the cards on the table (``referee_station.deck.mismatch``)."""
     results: list[Record] = field(default_factory=list)
 
     def __call__(self, step: Step) -> None:

@@ -23,11 +23,11 @@ from referee_station.station.round_gate import RoundGate
 from referee_station.station.setup import MatchSetup
 from referee_station.table.corrections import CorrectingReferee
 from referee_station.table.events import Countdown, Flag, Output, Record
-from vision.calibrate import Calibration, calibration_path, from_markers
-from vision.capture import CaptureError, open_source, paced
-from vision.layout import Layout
-from vision.pipeline import CameraPipeline, ReadFrame
-from vision.topview import top_view
+from referee_station.vision.calibrate import Calibration, calibration_path, from_markers
+from referee_station.vision.capture import CaptureError, open_source, paced
+from referee_station.vision.layout import Layout
+from referee_station.vision.pipeline import CameraPipeline, ReadFrame
+from referee_station.vision.topview import top_view
 
 if TYPE_CHECKING:
     from referee_station.hall.publisher import StationLink
@@ -98,7 +98,7 @@ class TruthReader:
     """Simulation only: the cards the rendered log put on the cloth at ``t`` (set before each frame)."""
 
     def __init__(self, log: str, seed: int) -> None:
-        from vision.video import choreograph
+        from referee_station.render.video import choreograph
 
         records, errors = read_jsonl(log)
         if errors:
@@ -107,7 +107,7 @@ class TruthReader:
         self.t = 0.0
 
     def __call__(self, frame, corners):
-        from vision.video import truth_reading
+        from referee_station.render.video import truth_reading
 
         return truth_reading(self.choreo, self.t)
 
@@ -119,9 +119,9 @@ def card_reader(args: argparse.Namespace) -> tuple[ReadFrame, Callable[[], str |
         if args.deck:
             raise ValueError("--deck reads with a card reader; --truth-reader reads none")
         return TruthReader(args.truth_reader, args.seed), None
-    from vision.deck.mismatch import WatchedReader
-    from vision.deck.profile import DeckProfile, reader_for
-    from vision.reader import MODELS_DIR
+    from referee_station.deck.mismatch import WatchedReader
+    from referee_station.deck.profile import DeckProfile, reader_for
+    from referee_station.vision.reader import MODELS_DIR
 
     deck = DeckProfile.load(Path(args.deck)) if args.deck else None
     reader = reader_for(deck, Path(args.models) if getattr(args, "models", None) else MODELS_DIR)
@@ -137,14 +137,14 @@ class SeatUnitLink:
     ``heard``, the referee's countdowns to the timer (not waiting for the acknowledgement)."""
 
     def __init__(self, port: str, clock: Callable[[], float], heard: Callable[[Record], None]) -> None:
-        from devices import TableDevices
+        from referee_station.devices import TableDevices
         from referee_station.table.events import parse_record
 
         self.driver = TableDevices(port, clock, lambda line: heard(parse_record(line)))
 
     @property
     def healthy(self) -> bool:
-        from devices import LinkStatus
+        from referee_station.devices import LinkStatus
 
         return self.driver.status is LinkStatus.CONNECTED
 

@@ -8,9 +8,9 @@ import io
 from collections import Counter
 
 from referee_station.cli import main
-from referee_station.console.live.feed import LiveTable
-from referee_station.console.live.headless import run_headless
-from referee_station.console.live.simulated import simulated_tables
+from referee_station.station.live.feed import LiveTable
+from referee_station.console.headless import run_headless
+from referee_station.station.live.simulated import simulated_tables
 
 
 def assert_flags_match_injected(model, table) -> None:
@@ -59,7 +59,7 @@ def test_demo_tables_are_seen_through_the_camera():
     camera's plays (not the simulator's), they are the simulator's plays, and every injected violation
     is still flagged; the console's image of a play is the rectified table with those cards on it."""
     from referee_station.commands.demo import add_parser, tables_of
-    from vision.pipeline import seen_by_camera
+    from referee_station.vision.pipeline import seen_by_camera
 
     parser = argparse.ArgumentParser()
     add_parser(parser.add_subparsers())
@@ -90,7 +90,7 @@ def test_demo_names_missing_artwork(capsys):
 def test_demo_reads_with_a_deck_profile_and_reports_a_mismatch(tmp_path, capsys):
     """``--deck``: the tables are read with the profile's classifier; a profile that does not fit the cards
     on the table (here: one demanding a mean confidence no reader reaches) is reported while they play."""
-    from tests.vision.deck.test_profile import generic_profile
+    from tests.deck.test_profile import generic_profile
 
     generic_profile(0.99).save(tmp_path / "g.deck")
     (table,) = simulated_tables(1, seed=3, deals=1, violations=0.0)

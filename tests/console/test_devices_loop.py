@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import time
 
-from devices.messages import Countdown as TimerCountdown
-from referee_station.console.live.hall import LiveHall
-from referee_station.console.live.runner import TableRunner
+from referee_station.devices.messages import Countdown as TimerCountdown
+from referee_station.station.live.hall import LiveHall
+from referee_station.station.live.runner import TableRunner
 from referee_station.table.events import Flag, Pass, Report
 from tests.console.helpers import one_deal_with_flags
 

@@ -12,12 +12,12 @@ import pytest
 
 from referee_station.cli import main
 from referee_station.console.qt.guided_view import GuidedView
-from tests.vision.deck.test_guided import CORNERS, fake_find, frame
-from vision.deck.drawn import install_drawn_design
-from vision.deck.guided import ORDER, GuidedRegistration, read_with
-from vision.reader import MODELS_DIR, CardReader
-from vision.synth.render import render
-from vision.synth.scene import Camera, Look, PlacedCard, Scene, SeatScene
+from tests.deck.test_guided import CORNERS, fake_find, frame
+from referee_station.render.drawn import install_drawn_design
+from referee_station.deck.guided import ORDER, GuidedRegistration, read_with
+from referee_station.vision.reader import MODELS_DIR, CardReader
+from referee_station.render.render import render
+from referee_station.render.scene import Camera, Look, PlacedCard, Scene, SeatScene
 
 
 def fed_by_hand(pending: queue.SimpleQueue):
@@ -74,7 +74,7 @@ def rendered() -> dict[str | None, np.ndarray]:
 
 def test_rendered_frames_are_captured_and_read(qtbot, rendered):
     if not (MODELS_DIR / "classifier.onnx").exists():
-        pytest.skip("the shipped card-reader models are not in models/")
+        pytest.skip("the shipped card-reader models are not in referee_station/models/")
     guided = GuidedRegistration(rendered["corners"], read=read_with(CardReader.from_onnx()), stable_frames=2)
     still = [rendered["2s"], rendered["2s"], rendered[None], rendered["3s"], rendered["3s"], rendered["3s"]]
     view = GuidedView(guided, iter(still), lang="en")
@@ -90,7 +90,7 @@ def test_rendered_frames_are_captured_and_read(qtbot, rendered):
 
 def test_register_deck_guided_writes_nothing_when_the_frames_end_early(qtbot, rendered, tmp_path, capsys):
     if not (MODELS_DIR / "classifier.onnx").exists():
-        pytest.skip("the shipped card-reader models are not in models/")
+        pytest.skip("the shipped card-reader models are not in referee_station/models/")
     frames = tmp_path / "frames"
     frames.mkdir()
     for i, code in enumerate(["2s"] * 5 + [None, "3s"]):  # 2♠ lies still for 5 frames (the default), then 3♠ once

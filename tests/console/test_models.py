@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from referee_station.console.live.feed import jsonl_feed
+from referee_station.station.live.feed import jsonl_feed
 from referee_station.console.models.hall import tile_of
 from referee_station.console.models.manual import ManualEntryError, parse_entry
 from referee_station.console.models.picker import GRID, CardPicker

@@ -1,6 +1,6 @@
 """A table whose ruling is pending is paused from the console, and a seat is given more time: the
 ``timer`` events go to the referee, and its clocks reach the emulated play timer over a pty through
-the real driver (devices/PROTOCOL.md ``Pause``, then ``Countdown`` with the moved deadline)."""
+the real driver (referee_station/devices/PROTOCOL.md ``Pause``, then ``Countdown`` with the moved deadline)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from devices.messages import Countdown as TimerCountdown
-from devices.messages import Pause
-from referee_station.console.live.runner import TableRunner
+from referee_station.devices.messages import Countdown as TimerCountdown
+from referee_station.devices.messages import Pause
+from referee_station.station.live.runner import TableRunner
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.qt.timer_view import TimerView
 from referee_station.table.events import Countdown, Tick

@@ -16,7 +16,7 @@ from PySide6.QtGui import QImage
 
 from referee_station.console.models.manual import refusal
 from referee_station.console.models.preview import Consequence, Decision, preview
-from referee_station.console.models.update import TableUpdate
+from referee_station.station.live.update import TableUpdate
 from referee_station.console.qt.alert_view import TABLE_COLUMN, TEXT_COLUMN, AlertView
 from referee_station.console.qt.export import sheet_pdf
 from referee_station.console.qt.hall_view import tile_html

@@ -253,7 +253,7 @@ class FakeCamera:
 
 
 def test_the_camera_frame_of_the_flag_is_shown(qtbot):
-    from referee_station.console.live.runner import TableRunner
+    from referee_station.station.live.runner import TableRunner
 
     camera = FakeCamera()
     wired = Wired({})
@@ -276,7 +276,7 @@ class DeadCamera(FakeCamera):
 
 
 def test_a_camera_without_image_takes_the_tile_offline(qtbot):
-    from referee_station.console.live.runner import TableRunner
+    from referee_station.station.live.runner import TableRunner
 
     wired = Wired({})
     wired.hall.runners["T1"] = TableRunner("T1", one_deal_with_flags()[:4], camera=DeadCamera())

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from devices.emulator import Emulator
-from devices.link import LinkConfig, LinkStatus
-from devices.table_devices import TableDevices
+from referee_station.devices.emulator import Emulator
+from referee_station.devices.link import LinkConfig, LinkStatus
+from referee_station.devices.table_devices import TableDevices
 
 FAST = LinkConfig(heartbeat=0.1, silent_after=0.5, backoff_min=0.02, backoff_max=0.1, offline_after=1.0)
 """Shorter timers than on a real table, so that failures are found in well under a second."""

@@ -11,9 +11,9 @@ import time
 import tty
 from pathlib import Path
 
-from devices.frames import Frame, FrameParser
-from devices.messages import Heartbeat, Hello, Message, SyncRequest, decode, encode
-from devices.reliable import SequenceCounter
+from referee_station.devices.frames import Frame, FrameParser
+from referee_station.devices.messages import Heartbeat, Hello, Message, SyncRequest, decode, encode
+from referee_station.devices.reliable import SequenceCounter
 
 BACKGROUND = (Heartbeat, SyncRequest, Hello)  # Hello: repeated while units are missing
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from devices.emulator import Emulator
-from devices.link import LinkStatus
-from devices.table_devices import TableDevices
+from referee_station.devices.emulator import Emulator
+from referee_station.devices.link import LinkStatus
+from referee_station.devices.table_devices import TableDevices
 from tests.devices.conftest import FAST, Recorder, TableClock
 
 

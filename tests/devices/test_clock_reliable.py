@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from devices.clock import ClockSync
-from devices.reliable import DuplicateFilter, Outbox, SequenceCounter
+from referee_station.devices.clock import ClockSync
+from referee_station.devices.reliable import DuplicateFilter, Outbox, SequenceCounter
 
 
 def simulate(sync: ClockSync, offset: float, rate: float, seconds: float, rnd: random.Random) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from devices.frames import Frame
-from devices.link import LinkConfig, LinkStatus
-from devices.messages import (
+from referee_station.devices.frames import Frame
+from referee_station.devices.link import LinkConfig, LinkStatus
+from referee_station.devices.messages import (
     BROADCAST,
     SEAT_UNIT,
     TIMER,
@@ -23,7 +23,7 @@ from devices.messages import (
     SyncRequest,
     UnitType,
 )
-from devices.table_devices import TableDevices
+from referee_station.devices.table_devices import TableDevices
 from tests.devices.conftest import Recorder, TableClock
 from tests.devices.scripted_hub import ScriptedHub
 

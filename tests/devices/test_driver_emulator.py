@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from devices.emulator import Emulator
-from devices.errors import DeviceTimeoutError, PortUnavailableError, ProtocolError
-from devices.link import Link, LinkConfig, LinkStatus
-from devices.messages import SEAT_UNIT, Action, Beep, Countdown, Show, Stop, UnitType
-from devices.table_devices import TableDevices
+from referee_station.devices.emulator import Emulator
+from referee_station.devices.errors import DeviceTimeoutError, PortUnavailableError, ProtocolError
+from referee_station.devices.link import Link, LinkConfig, LinkStatus
+from referee_station.devices.messages import SEAT_UNIT, Action, Beep, Countdown, Show, Stop, UnitType
+from referee_station.devices.table_devices import TableDevices
 from tests.devices.conftest import FAST, Recorder, TableClock
 
 CLOCK_TOLERANCE = 0.005  # s: press time after clock sync, with margin for a busy 2-core machine

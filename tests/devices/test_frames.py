@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from devices.crc import crc16
-from devices.frames import MAX_ENCODED, MAX_PAYLOAD, Frame, FrameParser, cobs_decode, cobs_encode
+from referee_station.devices.crc import crc16
+from referee_station.devices.frames import MAX_ENCODED, MAX_PAYLOAD, Frame, FrameParser, cobs_decode, cobs_encode
 
 
 def test_crc16_ccitt_false_check_value() -> None:

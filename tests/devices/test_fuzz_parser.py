@@ -11,9 +11,9 @@ import contextlib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from devices.errors import ProtocolError
-from devices.frames import MAX_ENCODED, MAX_PAYLOAD, Frame, FrameParser
-from devices.messages import decode
+from referee_station.devices.errors import ProtocolError
+from referee_station.devices.frames import MAX_ENCODED, MAX_PAYLOAD, Frame, FrameParser
+from referee_station.devices.messages import decode
 
 frames_st = st.builds(
     Frame,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from devices.errors import ProtocolError
-from devices.frames import Frame
-from devices.messages import (
+from referee_station.devices.errors import ProtocolError
+from referee_station.devices.frames import Frame
+from referee_station.devices.messages import (
     Ack,
     AckStatus,
     Action,

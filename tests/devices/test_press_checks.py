@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from devices.emulator import Emulator
-from devices.link import HELD_MAX, PRESS_PAST_S
-from devices.messages import SEAT_UNIT, TIMER, Ack, Hello, PassPressed, ReportEntered, UnitType
-from devices.order import PressOrder
-from devices.table_devices import TableDevices
+from referee_station.devices.emulator import Emulator
+from referee_station.devices.link import HELD_MAX, PRESS_PAST_S
+from referee_station.devices.messages import SEAT_UNIT, TIMER, Ack, Hello, PassPressed, ReportEntered, UnitType
+from referee_station.devices.order import PressOrder
+from referee_station.devices.table_devices import TableDevices
 from tests.devices.conftest import Recorder, TableClock
 from tests.devices.scripted_hub import ScriptedHub
 from tests.devices.test_cli import Lines
@@ -102,7 +102,7 @@ def test_a_press_far_from_the_synced_clock_is_rejected(
         hub.send(Hello(UnitType.SEAT, "E", "9.9", "E-1", BOOT), SEAT_UNIT["E"])
         hub_clock = answer_syncs(hub, devices, 10 * HUB_US)  # the hub has been up for hours
         assert devices.wait_connected(2.0), devices.status_detail
-        with caplog.at_level(logging.ERROR, logger="devices.link"):
+        with caplog.at_level(logging.ERROR, logger="referee_station.devices.link"):
             hub.send(PassPressed("E", 18_000_000_000_000_000_000), SEAT_UNIT["E"])  # 1.8e13 s, CRC valid
             hub.send(ReportEntered("E", 5, hub_clock() - round((PRESS_PAST_S + 60) * 1e6)), SEAT_UNIT["E"])
             hub.send(PassPressed("E", hub_clock()), SEAT_UNIT["E"])  # a real press goes through

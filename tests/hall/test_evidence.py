@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from referee_station.console.live.hall_feed import HallFeed
+from referee_station.station.live.hall_feed import HallFeed
 from referee_station.console.models.console import ConsoleModel
-from referee_station.console.models.update import TableUpdate
+from referee_station.station.live.update import TableUpdate
 from referee_station.hall.auth import hash_referee
 from referee_station.hall.broker_url import BrokerURL
 from referee_station.hall.evidence import Evidence, frame_jpeg, jpeg_frame

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from referee_station.commands.check_camera import check_from_args
 from referee_station.console.qt.setup_dialog import SetupDialog
-from tests.camera.test_camera_check import FAR, GOOD, ROW, shot
+from tests.vision.test_camera_check import FAR, GOOD, ROW, shot
 
 
 def station_args(tmp_path, camera) -> argparse.Namespace:

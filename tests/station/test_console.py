@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from devices.emulator import Emulator
+from referee_station.devices.emulator import Emulator
 from referee_station.console.qt import station_app
 from referee_station.console.qt.station_app import StationApp
 from referee_station.log.jsonl import read_jsonl
@@ -34,7 +34,7 @@ from referee_station.table.events import (
     parse_record,
 )
 from referee_station.table.referee import TableReferee
-from vision.layout import Layout
+from referee_station.vision.layout import Layout
 
 EXTRA = [Pass(131.0, "E"), Pass(146.0, "S")]
 """Two presses out of turn (R-PLAY-1, warnings): S is to act at 131 s, W at 146 s."""

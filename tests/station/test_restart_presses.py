@@ -11,7 +11,7 @@ from contextlib import ExitStack
 
 import pytest
 
-from devices.emulator import Emulator
+from referee_station.devices.emulator import Emulator
 from referee_station.log.store import EventStore
 from referee_station.station.setup import MatchSetup
 from referee_station.station.wiring import open_station

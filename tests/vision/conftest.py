@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vision.deck.register import RegistrationError, train_python
+from referee_station.deck.register import RegistrationError, train_python
 
 
 @pytest.fixture

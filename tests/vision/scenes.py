@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from vision.synth.artwork import HELDOUT_DESIGNS
-from vision.synth.scene import Camera, Look, Scene, SeatScene, random_row
+from referee_station.render.artwork import HELDOUT_DESIGNS
+from referee_station.render.scene import Camera, Look, Scene, SeatScene, random_row
 
 PLAYS = [
     {"S": ["5s", "5h", "5d"], "E": ["3c", "4d", "5s", "6h", "7h"], "N": ["SJ", "SJ", "BJ", "BJ"], "W": []},

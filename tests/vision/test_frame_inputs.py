@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from referee_station.cli import main
-from vision.calibrate import TABLES_DIR, CalibrationError, calibration_path
-from vision.capture import CaptureError, read_image
+from referee_station.vision.calibrate import TABLES_DIR, CalibrationError, calibration_path
+from referee_station.vision.capture import CaptureError, read_image
 
 CORNERS = "410,690;1000,690;960,90;450,90"
 

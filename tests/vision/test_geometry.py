@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from referee_station.commands.read_frame import parse_corners
-from vision.geometry import (
+from referee_station.vision.geometry import (
     PLAY_AREA,
     STRIP_H,
     STRIP_W,

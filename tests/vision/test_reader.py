@@ -11,8 +11,8 @@ import pytest
 
 from referee_station.cli import main
 from tests.vision.scenes import PLAYS, scene
-from vision.geometry import SEATS, STRIP_PX_PER_CM
-from vision.reader import (
+from referee_station.vision.geometry import SEATS, STRIP_PX_PER_CM
+from referee_station.vision.reader import (
     CLASSES,
     CONTEXT_FILE,
     MODELS_DIR,
@@ -23,8 +23,8 @@ from vision.reader import (
     onnx_classifier,
     onnx_ensemble,
 )
-from vision.strips import GRID_H, GRID_W, crop_context, crop_index, locator_input, rectify
-from vision.synth.render import render
+from referee_station.vision.strips import GRID_H, GRID_W, crop_context, crop_index, locator_input, rectify
+from referee_station.render.render import render
 
 # a cell well inside the play area, in locator cells
 ROW, COLS = 10, (20, 30, 40)

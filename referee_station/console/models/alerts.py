@@ -23,7 +23,7 @@ from typing import Any
 
 from referee_station.console.models.i18n import tr
 from referee_station.console.models.signal import Signal
-from referee_station.console.models.update import TableUpdate
+from referee_station.station.live.update import TableUpdate
 from referee_station.table.events import NEXT_SEAT, Flag, Reverse, Ruling, Settle, Withdrawn
 
 SEVERITY: tuple[str, ...] = ("anomaly", "warning", "infraction", "foul", "match_loss", "disqualification")

@@ -1,4 +1,4 @@
-"""The cloth's zones for drawing on the table view, in cloth centimetres, from ``calibration/cloth.json``.
+"""The cloth's zones for drawing on the table view, in cloth centimetres, from ``referee_station/calibration/cloth.json``.
 
 South's play and discard areas are the layout's; the other seats' are South's rotated about the centre
 (East 90° counterclockwise, North 180°, West 270°). The screen runs along the SW–NE diagonal. A table's
@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from referee_station.table.events import SEATS
-from vision.layout import ZONES as AREAS
-from vision.layout import Layout
+from referee_station.vision.layout import ZONES as AREAS
+from referee_station.vision.layout import Layout
 
 Point = tuple[float, float]
 

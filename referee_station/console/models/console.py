@@ -18,7 +18,7 @@ from referee_station.console.models.register import PenaltyRegister
 from referee_station.console.models.sheet import RecordSheet
 from referee_station.console.models.signal import Signal
 from referee_station.console.models.table import TableModel
-from referee_station.console.models.update import TableUpdate
+from referee_station.station.live.update import TableUpdate
 from referee_station.table.events import Record, TimerControl
 
 ADD_SECONDS = 30.0
@@ -95,7 +95,7 @@ class ConsoleModel:
         return event
 
     def pause(self, table: str) -> TimerControl:
-        """Pause ``table``'s clocks, or resume them when paused (the timer follows, devices/PROTOCOL.md)."""
+        """Pause ``table``'s clocks, or resume them when paused (the timer follows, referee_station/devices/PROTOCOL.md)."""
         model = self.table(table)
         event = TimerControl(t=model.now, action="pause" if model.paused_at is None else "resume")
         self.send.emit(table, event, self.referee)

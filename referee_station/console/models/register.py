@@ -17,7 +17,7 @@ from typing import Any
 from referee_station.console.models.i18n import tr
 from referee_station.console.models.manual import describe
 from referee_station.console.models.signal import Signal
-from referee_station.console.models.update import TABLE_SOURCES, TableUpdate
+from referee_station.station.live.update import TABLE_SOURCES, TableUpdate
 from referee_station.table.events import SIDES, Flag, Penalty, Record, Reverse, Ruling, Withdrawn
 
 Rung = tuple[str, str, int, int]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from referee_station.console.models.cards import level_text
 from referee_station.console.models.i18n import tr
 from referee_station.console.models.signal import Signal
-from referee_station.console.models.update import TableUpdate
+from referee_station.station.live.update import TableUpdate
 from referee_station.table.events import DealEnd, DealStart, MatchEnd, MatchStart, Penalty, Withdrawn
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee_station.console.models.signal import Signal
-from referee_station.console.models.update import HEALTH_UNITS, TABLE_SOURCES, TableUpdate
+from referee_station.station.live.update import HEALTH_UNITS, TABLE_SOURCES, TableUpdate
 from referee_station.table.events import (
     Clear,
     DealEnd,

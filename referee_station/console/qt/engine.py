@@ -12,7 +12,7 @@ import threading
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from referee_station.console.live.hall import LiveHall
+from referee_station.station.live.hall import LiveHall
 
 POLL_S = 0.02
 """Longest sleep of the worker between two looks at the console's entries."""

@@ -17,11 +17,11 @@ import sys
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
-from referee_station.console.live.hall_feed import EvidenceUpdate, FeedItem, FeedWarning, HallFeed, StatusUpdate
-from referee_station.console.live.head_desk import HeadDesk, LoginResult, RulingResult
+from referee_station.station.live.hall_feed import EvidenceUpdate, FeedItem, FeedWarning, HallFeed, StatusUpdate
+from referee_station.station.live.head_desk import HeadDesk, LoginResult, RulingResult
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
-from referee_station.console.models.update import TableUpdate
+from referee_station.station.live.update import TableUpdate
 from referee_station.console.qt.event_tab import EventTab
 from referee_station.console.qt.head_window import HeadWindow
 from referee_station.event.desk import EventDesk

@@ -4,7 +4,7 @@ seat of the card turned at the first deal). Keyboard first: Tab through the fiel
 With a hall, the sides' names come from the table's assignment (``offer_sides``); without one, or
 to correct them, the referee types them. Given a camera check (``check_camera``), it also offers the
 camera check before play: the test row laid in every play area, read back, and the verdict per area
-(``vision.camera_check``)."""
+(``referee_station.vision.camera_check``)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QMessageBox
 
-from referee_station.console.live.runner import table_update
+from referee_station.station.live.runner import table_update
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
 from referee_station.console.qt.engine import WorkerEngine
@@ -30,8 +30,8 @@ from referee_station.station.loop import drive
 from referee_station.station.orchestrator import Step
 from referee_station.station.setup import MatchSetup
 from referee_station.station.wiring import Opened, open_station
-from vision.calibrate import CalibrationError
-from vision.topview import top_view
+from referee_station.vision.calibrate import CalibrationError
+from referee_station.vision.topview import top_view
 
 if TYPE_CHECKING:
     from referee_station.hall.assignment import AssignmentWatcher

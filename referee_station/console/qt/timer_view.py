@@ -2,7 +2,7 @@
 table's clocks, so nobody runs out of time meanwhile, and can give a seat more time (R-TIME).
 
 Both are ``timer`` input events for the selected table's referee (``ConsoleModel.pause`` /
-``add_time``); the referee moves its deadlines and the station's timer follows (devices/PROTOCOL.md).
+``add_time``); the referee moves its deadlines and the station's timer follows (referee_station/devices/PROTOCOL.md).
 """
 
 from __future__ import annotations

@@ -1,3 +1,0 @@
-"""The cloth's data, shipped as package data: its layout (``cloth.json``, read by ``vision.layout``) and
-the printable marker sheet (``markers.png``). No code lives here; ``referee_station.resources`` finds it.
-"""

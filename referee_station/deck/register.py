@@ -1,0 +1,241 @@
+"""Register a deck: 54 single-card photos → a deck profile, on the station's CPU in minutes.
+
+Steps, each timed: cut every card's face from its photo (``photos``), synthesise index crops of those
+faces under the usual camera conditions (``crops``), render table scenes of the deck and cut them into
+locator strips and more index and context crops (``rendered``), fine-tune each generic classifier the
+models folder has, its context classifier and the generic locator on them in torch subprocesses, one per
+core at a time (``finetune``; the station's own environment has no torch), measure the averaged
+classifiers on held-back crops synthesised with another seed, and calibrate the mismatch threshold on
+frames of the deck and of other designs read by the fitted reader (``threshold``). The profile keeps
+the 54 cut faces at the strip's scale (``referee_station.vision.faces``), and with ``finetune=False`` it is the faces
+alone: no torch, no rendering of training scenes, seconds instead of minutes; the generic networks read
+with the faces' evidence. The photos are named
+by card code (``Th.jpg``, ``SJ.jpg``); ``corners.json`` holds the calibration (``{"corners": [[x, y] SW,
+SE, NE, NW]}``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee_station.deck.crops import CODES, NONE, synth_crops
+from referee_station.deck.photos import cut_face
+from referee_station.deck.profile import DeckMeta, DeckProfile, fitted_reader
+from referee_station.deck.rendered import install_faces, jittered_crops, rendered_data
+from referee_station.deck.threshold import calibrate
+from referee_station.vision.faces import FaceBank, strip_faces
+from referee_station.vision.reader import (
+    CONTEXT_FILE,
+    LOCATOR_FILE,
+    MODELS_DIR,
+    CardReader,
+    classifier_paths,
+)
+
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
+CALIBRATION_DESIGNS = ("anglo", "tigullio")
+"""Other designs whose frames tell what a mismatched table's confidence looks like."""
+REPO = Path(__file__).resolve().parents[2]
+DECK_PEAK = 0.15
+"""The locator's peak threshold with a profile (the generic reader's is 0.35). The locator learned the
+training designs' index corners and answers an unseen font more weakly: on the drawn test design a sixth
+of the indices in overlapping rows peaked at 0.1–0.35 (single cards in the registration photos peak at
+0.6–0.9, so the photos cannot calibrate it). The profile's classifier, trained on this deck's "none"
+crops, rejects the extra false peaks: 40 frames, card recall 77 % → 88 %, no phantom play."""
+
+ADAPTED_PEAK = 0.25
+"""The peak threshold with the locator fitted to the deck. The fitted locator answers most of the deck's
+indices as strongly as the generic one answers its training designs' (the generic reader's 0.35), but a
+tall index less: the drawn test deck's stacked JOKER peaked at 0.25–0.34 and its row read a card short.
+A lower threshold finds it, and the fitted classifier calls the extra peaks "none" (docs/deck.md)."""
+
+
+class RegistrationError(ValueError):
+    """The photos cannot make a profile (missing cards, no calibration, no card in a photo)."""
+
+
+def train_python() -> str:
+    """A Python with torch for the fine-tuning: ``$REFEREE_STATION_TRAIN_PYTHON``, the repository's
+    ``.venv-train``, or this interpreter if it has torch."""
+    env = os.environ.get("REFEREE_STATION_TRAIN_PYTHON")
+    if env:
+        return env
+    local = REPO / ".venv-train" / "bin" / "python"
+    if local.exists():
+        return str(local)
+    if subprocess.run([sys.executable, "-c", "import torch"], capture_output=True).returncode == 0:
+        return sys.executable
+    raise RegistrationError(
+        "fine-tuning needs torch: set REFEREE_STATION_TRAIN_PYTHON to a Python of the [train] extra "
+        "or create .venv-train (pip install -e '.[train]')"
+    )
+
+
+def load_faces(photo_dir: Path) -> dict[str, np.ndarray]:
+    """Every card's face, cut from ``photo_dir/<code>.jpg`` with ``photo_dir/corners.json``."""
+    try:
+        corners = np.asarray(json.loads((photo_dir / "corners.json").read_text())["corners"], np.float64).reshape(4, 2)
+    except (OSError, KeyError, ValueError) as err:
+        raise RegistrationError(f"{photo_dir}/corners.json: {err}") from err
+    photos = {p.stem: p for p in photo_dir.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES}
+    missing = [c for c in CODES if c not in photos]
+    if missing:
+        raise RegistrationError(f"{photo_dir}: no photo for {' '.join(missing)}")
+    faces = {}
+    for code in CODES:
+        image = cv2.imread(str(photos[code]), cv2.IMREAD_COLOR)
+        if image is None:
+            raise RegistrationError(f"cannot read {photos[code]}")
+        try:
+            faces[code], _ = cut_face(image, corners)
+        except ValueError as err:
+            raise RegistrationError(f"{photos[code]}: {err}") from err
+    return faces
+
+
+def _mean_confidence(classify, crops: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
+    """(accuracy on all crops, mean top-1 probability on card crops)."""
+    probs = np.concatenate([classify(crops[i : i + 512]) for i in range(0, len(crops), 512)])
+    cards = labels != NONE
+    return float((probs.argmax(1) == labels).mean()), float(probs[cards].max(1).mean())
+
+
+def _finetune(jobs: dict[str, tuple[dict[str, np.ndarray], int]], model_dir: Path, threads: int) -> dict[str, bytes]:
+    """Fine-tune each generic network ``jobs`` names by its file (``classifier.onnx``, … : crops and
+    labels; ``locator.onnx``: strips; with its epochs), each in its own torch subprocess, ``threads`` of
+    them at a time (the next starts as soon as one ends). The fitted ONNX models, serialised, by file."""
+    python = train_python()
+    each = str(max(1, threads // len(jobs)))
+    with tempfile.TemporaryDirectory() as tmp:
+        saved: dict[int, Path] = {}  # the classifiers share one crop set: written once
+        waiting, running = list(jobs.items()), {}
+        try:
+            while waiting or running:
+                while waiting and len(running) < max(1, threads):
+                    name, (arrays, epochs) = waiting.pop(0)
+                    if id(arrays) not in saved:
+                        saved[id(arrays)] = Path(tmp) / f"data_{len(saved)}.npz"
+                        np.savez(saved[id(arrays)], **arrays)
+                    cmd = [python, "-m", "referee_station.training.finetune", "--model", str(model_dir / name)]
+                    cmd += ["--strips" if name == LOCATOR_FILE else "--crops", str(saved[id(arrays)])]
+                    cmd += ["--out", str(Path(tmp) / name), "--epochs", str(epochs), "--threads", each]
+                    with open(Path(tmp) / f"{name}.err", "w") as err:  # a file: a full pipe would stall it
+                        running[name] = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=err)
+                done = [name for name, proc in running.items() if proc.poll() is not None]
+                for name in done:
+                    if running.pop(name).returncode != 0:
+                        err = (Path(tmp) / f"{name}.err").read_text()[-2000:]
+                        raise RegistrationError(f"fine-tuning {name} failed:\n{err}")
+                if not done:
+                    time.sleep(0.2)
+        finally:
+            for proc in running.values():
+                proc.kill()
+                proc.wait()
+        return {name: (Path(tmp) / name).read_bytes() for name in jobs}
+
+
+def register(
+    photo_dir: Path,
+    design: str,
+    *,
+    per_card: int = 150,
+    epochs: int = 6,
+    frames: int = 300,
+    locator_epochs: int = 2,
+    seed: int = 0,
+    threads: int = 2,
+    model_dir: Path = MODELS_DIR,
+    finetune: bool = True,
+    calibration_frames: int = 10,
+    log: Callable[[str], None] = lambda _: None,
+) -> DeckProfile:
+    """Build the profile of the deck photographed in ``photo_dir`` (``finetune=False``: its faces alone)."""
+    start = time.monotonic()
+    faces = load_faces(photo_dir)
+    kept = strip_faces(faces, CODES)
+    bank = FaceBank.from_faces(CODES, kept)
+    if finetune:
+        train_python()  # no torch: say so now (after checking the photos), not after minutes of rendering
+    log(f"cut 54 faces: {time.monotonic() - start:.0f} s")
+    held, held_labels = synth_crops(faces, max(10, per_card // 5), seed + 1)
+    if not finetune:
+        reader = fitted_reader([], None, None, DECK_PEAK, model_dir, bank)
+        return _profile(design, reader, held, held_labels, faces, seed, start, calibration_frames, log, kept)
+    crops, labels = synth_crops(faces, per_card, seed)
+    log(f"synthesised {len(labels)} training and {len(held_labels)} held-back crops: {time.monotonic() - start:.0f} s")
+    cards = {"crops": crops, "labels": labels}
+    strips = context = None
+    if frames:
+        scenes = rendered_data(faces, frames, seed, jobs=threads)
+        cards = {
+            "crops": np.concatenate([crops, jittered_crops(scenes["crops"], seed)]),
+            "labels": np.concatenate([labels, scenes["labels"]]),
+        }
+        strips = {key: value for key, value in scenes.items() if key.startswith("loc_")}
+        context = {"crops": jittered_crops(scenes["ctx_crops"], seed), "labels": scenes["labels"]}
+        counts = f"{len(scenes['loc_n'])} strips, {len(scenes['labels'])} crops"
+        log(f"rendered {frames} frames ({counts}): {time.monotonic() - start:.0f} s")
+    members = [path.name for path in classifier_paths(model_dir)]
+    jobs = {name: (cards, epochs) for name in members}
+    if strips is not None:  # the locator first: it takes longest
+        jobs = {LOCATOR_FILE: (strips, locator_epochs)} | jobs
+    if context is not None and (model_dir / CONTEXT_FILE).exists():
+        jobs[CONTEXT_FILE] = (context, epochs)
+    models = _finetune(jobs, model_dir, threads)
+    fitted, locator = [models[name] for name in members], models.get(LOCATOR_FILE)
+    fitted_context = models.get(CONTEXT_FILE)
+    log(f"fine-tuned {', '.join(models)}: {time.monotonic() - start:.0f} s")
+    peak = DECK_PEAK if locator is None else ADAPTED_PEAK
+    reader = fitted_reader(fitted, locator, fitted_context, peak, model_dir, bank)
+    networks = (fitted, locator, fitted_context)
+    return _profile(design, reader, held, held_labels, faces, seed, start, calibration_frames, log, kept, networks)
+
+
+def _profile(
+    design: str,
+    reader: CardReader,
+    held: np.ndarray,
+    held_labels: np.ndarray,
+    faces: dict[str, np.ndarray],
+    seed: int,
+    start: float,
+    calibration_frames: int,
+    log: Callable[[str], None],
+    kept: np.ndarray,
+    networks: tuple[list[bytes], bytes | None, bytes | None] = ([], None, None),
+) -> DeckProfile:
+    """The profile of ``reader`` (fitted ``networks`` or none, and the ``kept`` faces): the held-back
+    crops' accuracy of its classifiers and the mismatch threshold measured on rendered frames."""
+    accuracy, confidence = _mean_confidence(reader.classify, held, held_labels)
+    calibration = calibrate(reader, install_faces(faces), CALIBRATION_DESIGNS, calibration_frames, seed + 2)
+    mismatch_below = calibration.mismatch_below
+    seconds = time.monotonic() - start
+    log(f"held-back accuracy {accuracy:.2%}, crop confidence {confidence:.2f}")
+    other = "no other design installed" if calibration.other is None else f"other designs {calibration.other:.2f}"
+    log(f"frame confidence: this deck {calibration.own:.2f}, {other}; mismatch below {mismatch_below:.2f}")
+    if calibration.other is not None and calibration.own <= calibration.other:
+        log("warning: the profile reads other designs as confidently as this deck: check the photos' cut faces")
+    meta = DeckMeta(
+        design=design,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        accuracy=round(accuracy, 5),
+        held_back_crops=len(held_labels),
+        confidence=round(confidence, 4),
+        mismatch_below=round(mismatch_below, 4),
+        peak=reader.thresholds.peak,
+        seconds=round(seconds, 1),
+    )
+    fitted, locator, context = networks
+    return DeckProfile(meta, fitted[0] if fitted else None, locator, tuple(fitted[1:]), context, kept)

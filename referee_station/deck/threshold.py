@@ -1,0 +1,60 @@
+"""A profile's mismatch threshold, calibrated on rendered frames read by the profile's own reader.
+
+``DeckCheck`` averages the confidences the reader reports for the cards it reads: the classifier's
+top-1 probability, scaled down where the locator's peak is weak (``CardReader``). Calibrating on crops
+(the classifier alone) put the threshold close under a matching table: crops of the registered deck
+scored 0.90, its frames 0.75, and the threshold halfway to other designs' crops was 0.69. Reading a few
+rendered frames of the registered deck and of other designs with the very reader the station will run
+measures what ``DeckCheck`` sees, and the threshold goes halfway between the two.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from referee_station.vision.reader import CardReader
+from referee_station.render.render import render
+from referee_station.render.scene import random_scene
+
+FALLBACK_MARGIN = 0.12
+"""Below the deck's own confidence when no other design's artwork is installed to measure."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    own: float
+    """Mean card confidence on frames of the registered deck."""
+    other: float | None
+    """The highest mean card confidence on frames of another design (None: none installed)."""
+
+    @property
+    def mismatch_below(self) -> float:
+        return (self.own + self.other) / 2 if self.other is not None else self.own - FALLBACK_MARGIN
+
+
+def frame_confidence(reader: CardReader, design: str, frames: int, seed: int) -> float:
+    """Mean confidence of the cards ``reader`` reads in ``frames`` random scenes of ``design``."""
+    if frames < 1:
+        raise ValueError(f"calibration frames must be at least 1, got {frames}")
+    rng = random.Random(seed)
+    confidences = []
+    for _ in range(frames):
+        shot = render(random_scene(rng, design))
+        for seat in reader.read(shot.image, shot.corners).seats.values():
+            confidences.extend(seat.confidences)
+    if not confidences:
+        raise ValueError(f"no card read in {frames} frames of {design}: cannot calibrate the mismatch threshold")
+    return sum(confidences) / len(confidences)
+
+
+def calibrate(reader: CardReader, design: str, others: tuple[str, ...], frames: int = 10, seed: int = 0) -> Calibration:
+    """The deck's own frame confidence and the highest of ``others`` (designs whose artwork is missing
+    are left out)."""
+    other = []
+    for name in others:
+        try:
+            other.append(frame_confidence(reader, name, frames, seed + 1))
+        except FileNotFoundError:  # artwork not installed
+            continue
+    return Calibration(frame_confidence(reader, design, frames, seed), max(other) if other else None)

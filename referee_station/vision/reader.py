@@ -1,0 +1,442 @@
+"""The card reader: a frame and its calibration → the cards in each seat's play area, in order.
+
+Stages, each timed: *rectify* each play area into an upright strip (``referee_station.vision.strips``), *locate* the
+cards' index anchors in the strips (a small fully convolutional net), *classify* a crop at each anchor
+(small CNNs: 54 cards or "none"; the index crop, and the card's wider left side at half the scale), with
+a deck profile's registered faces *compare* the visible part of each card with the 54 faces
+(``referee_station.vision.faces``) and mix that evidence in, then *decide* each seat's status. The networks are plain
+callables, so tests can pass fakes;
+``CardReader.from_onnx`` wires the shipped ONNX models through onnxruntime (no torch at the station).
+
+Status per seat: "empty" (nothing in the play area), "cards" (every card read), "unreadable" (cards lie
+there but not all could be read: face down, blurred, glare), "occluded" (an arm or hand covers it).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from referee_station.resources import MODELS_DIR
+from referee_station.rules import DECK
+from referee_station.vision.faces import FaceBank, face_probabilities
+from referee_station.vision.geometry import CARD_W, PLAY_AREA, SEATS, STRIP_MARGIN, STRIP_PX_PER_CM
+from referee_station.vision.strips import (
+    GRID_H,
+    GRID_W,
+    LOCATOR_SCALE,
+    LOCATOR_STRIDE,
+    crop_context,
+    crop_index,
+    locator_input,
+    rectify,
+)
+
+CLASSES = (*(c.code for c in DECK), "none")
+"""The classifier's outputs, in order: 54 card codes, then "none" (not a card index)."""
+STATUSES = ("empty", "cards", "unreadable", "occluded")
+LOCATOR_FILE = "locator.onnx"
+CLASSIFIER_FILES = ("classifier.onnx", "classifier_2.onnx", "classifier_3.onnx")
+"""The generic classifiers, in a models folder, averaged: the first is required, the others optional."""
+CONTEXT_FILE = "classifier_context.onnx"
+"""The optional context classifier: it reads the wider, coarser ``crop_context`` (the index and the card's
+left side with its pips or court picture)."""
+CONTEXT_WEIGHT = 0.5
+"""The context classifier's share of the mix, the index classifiers' mean taking the rest: alone it reads
+as many held-out plays as they do but errs on other cards, so half and half reads the most
+(docs/vision-history.md, eighth session)."""
+CONTEXT_SURE = 0.5
+"""The context classifier lowers the index classifiers' top card's probability only where it is at least
+this sure of another class, because it has not seen every design's pictures (docs/vision-history.md,
+eighth session)."""
+FACE_SHARPNESS = 100.0
+"""NCC → probability: ``face_probabilities``' softmax scale. Registered faces' scores lie within a few
+hundredths of each other (the visible parts share the white, the edges, the card under them)."""
+CLASSIFIER_SHARE = 0.3
+"""The index classifiers' exponent in the product with the face evidence (the faces' is 1): on 30 frames
+of the drawn test design read with the generic classifiers, cards read right 71.5 % (classifiers),
+83.1 % (faces), 89.4 % (mixed at 0.3), 87.1 % (at 1) (docs/deck.md)."""
+RECHECK_SHIFTS = ((2, 0), (-2, 0), (0, 2), (0, -2), (2, 2), (-2, -2), (2, -2), (-2, 2))
+"""Strip-pixel offsets (u, v) of the extra crops a doubtful card is read from again (``Thresholds.recheck``).
+The locator's anchor is off by 1–2 px and a crop's pixels fall differently on a 4–5 px index (720p) or a
+blurred one, so averaging the neighbours' readings settles a share of those cards (docs/vision-history.md,
+seventh session)."""
+
+
+STILL_PX_LEVELS = 24
+"""A locator-input pixel whose colour moved by more than this (0–255, any channel) since a seat's last
+read has changed: a card laid, moved or taken changes its pixels by far more, camera noise by less."""
+STILL_PX_SHARE = 0.002
+"""A seat with fewer changed pixels than this share of its play area's locator input lies still: with
+``CardReader.reuse_still`` its last reading is kept instead of locating and classifying it again (a
+card's index is about 1 % of the area, a whole card about 10 %)."""
+
+
+def classifier_paths(model_dir: Path) -> list[Path]:
+    """The ``CLASSIFIER_FILES`` a models folder has, in order: the members the reader averages and deck
+    registration fine-tunes."""
+    return [model_dir / name for name in CLASSIFIER_FILES if (model_dir / name).exists()]
+
+
+Locate = Callable[[np.ndarray], np.ndarray]
+"""(N, H, W, 3) uint8 locator inputs → (N, 5, GRID_H, GRID_W) float32 raw outputs."""
+Classify = Callable[[np.ndarray], np.ndarray]
+"""(M, CROP_H, CROP_W, 3) uint8 crops → (M, 55) float32 class probabilities."""
+
+
+ALTERNATIVES = 3
+"""Readings of each card a ``SeatReading`` keeps, best first (the tracker's evidence, the referee's choices)."""
+
+
+@dataclass(frozen=True)
+class SeatReading:
+    """One seat's play area: cards left to right as seen from the seat, one confidence each, a status,
+    where each card's index anchor lies in the seat's strip (pixels at ``STRIP_PX_PER_CM``), and each
+    card's top ``ALTERNATIVES`` classes as (code, probability) best first, so that a doubtful card can
+    be weighed again (the tracker's later looks, the referee's legal readings). Empty alternatives: the
+    reader knows none beyond the cards themselves."""
+
+    cards: list[str]
+    confidences: list[float]
+    status: str
+    anchors: list[tuple[float, float]] = field(default_factory=list)
+    alternatives: list[tuple[tuple[str, float], ...]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"unknown status {self.status!r}")
+        if not (len(self.cards) == len(self.confidences) == len(self.anchors)):
+            raise ValueError("cards, confidences and anchors must have one entry per card")
+        if self.alternatives and len(self.alternatives) != len(self.cards):
+            raise ValueError("alternatives must have one entry per card, or none")
+
+
+@dataclass(frozen=True)
+class FrameReading:
+    """Every seat's reading and the milliseconds each stage took."""
+
+    seats: dict[str, SeatReading]
+    ms: dict[str, float]
+
+    @property
+    def total_ms(self) -> float:
+        return sum(self.ms.values())
+
+    def plays(self) -> dict[str, list[str]]:
+        """Seats with cards read, as card-code lists (the ``read-frame`` output)."""
+        return {seat: r.cards for seat, r in self.seats.items() if r.cards}
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Decision thresholds, tuned on held-out frames (see ``referee_station/models/MODEL_CARD.md``)."""
+
+    peak: float = 0.35
+    """Locator heatmap score for an index anchor."""
+    index_gap: float = 1.0
+    """cm: of two peaks closer than this only the stronger is an index anchor. A play's row (R-PLAY-4)
+    overlaps so that every card's left index shows (CLOTH.md): two cards' indices lie at least an index's
+    width (1.6 cm) apart; the locator answered the drawn test deck's tall stacked JOKER index with two
+    peaks 0.7–0.9 cm apart, which read as two jokers (docs/deck.md)."""
+    none: float = 0.5
+    """A crop whose "none" probability passes this is not a card (a locator false alarm); its best card
+    probability p still caps the seat's confidences at 1 − p (the row may be a card short)."""
+    confident: float = 0.6
+    """Below this card probability the seat is reported unreadable."""
+    recheck: float = 0.8
+    """Below this top probability (a card or "none") a crop is read again at ``RECHECK_SHIFTS``."""
+    card_cells: int = 40
+    """Card-covered locator cells (0.16 cm² each) that mean cards lie there even with no index found."""
+    occluder_cells: int = 20
+    """Occluder cells touching the cards that make the seat occluded (an arm over its cards)."""
+    occluder_fraction: float = 0.2
+    """Share of the play area under an occluder that makes the seat occluded, cards or not."""
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-x))
+
+
+def _play_area_cells() -> np.ndarray:
+    """Mask of the locator cells inside the play area proper (the strip has a margin around it)."""
+    mask = np.zeros((GRID_H, GRID_W), bool)
+    cm_per_cell = LOCATOR_SCALE * LOCATOR_STRIDE / STRIP_PX_PER_CM
+    m = round(STRIP_MARGIN / cm_per_cell)
+    w = round((PLAY_AREA[1] - PLAY_AREA[0]) / cm_per_cell)
+    h = round((PLAY_AREA[3] - PLAY_AREA[2]) / cm_per_cell)
+    mask[m : m + h, m : m + w] = True
+    return mask
+
+
+_AREA = _play_area_cells()
+
+
+def _dilate(mask: np.ndarray, r: int) -> np.ndarray:
+    """Binary dilation by a (2r+1)² square, numpy only."""
+    padded = np.pad(mask, r)
+    out = np.zeros_like(mask)
+    h, w = mask.shape
+    for dy in range(2 * r + 1):
+        for dx in range(2 * r + 1):
+            out |= padded[dy : dy + h, dx : dx + w]
+    return out
+
+
+def _session(model: bytes | str, threads: int):
+    """An onnxruntime CPU session (a file path or serialised bytes), set up alike for every network."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    return ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+
+
+def onnx_locator(model: bytes | str, threads: int = 2) -> Locate:
+    """A locator callable (strips → raw outputs) over an ONNX model, as ``CardReader`` expects."""
+    session = _session(model, threads)
+
+    def locate(x: np.ndarray) -> np.ndarray:
+        return session.run(None, {"x": np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) / 255})[0]
+
+    return locate
+
+
+def onnx_classifier(model: bytes | str, threads: int = 2) -> Classify:
+    """A classifier callable (crops → probabilities) over an ONNX model, as ``CardReader`` expects."""
+    session = _session(model, threads)
+
+    def classify(x: np.ndarray) -> np.ndarray:
+        logits = session.run(None, {"x": np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) / 255})[0]
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        return e / e.sum(1, keepdims=True)
+
+    return classify
+
+
+def onnx_ensemble(models: list[bytes | str], threads: int = 2) -> Classify:
+    """The mean of several classifiers' probabilities. Classifiers trained on different data disagree
+    mostly where each is unsure, so the mean takes fewer wrong plays and holds back fewer right ones than
+    one alone (``referee_station/models/MODEL_CARD.md``); one model is just that model."""
+    members = [onnx_classifier(m, threads) for m in models]
+
+    def classify(x: np.ndarray) -> np.ndarray:
+        return np.mean([member(x) for member in members], axis=0)
+
+    return classify
+
+
+def mix_faces(probs: np.ndarray, faces: np.ndarray, share: float) -> np.ndarray:
+    """The classifiers' probabilities (N, 55) and the faces' (N, 54) → (N, 55): the 54 cards' product
+    (the classifiers' raised to ``share``) renormalised to the share the classifiers left to cards, "none"
+    kept as they said it."""
+    cards = np.power(np.maximum(probs[:, :-1], 1e-6), share) * faces
+    cards = cards / cards.sum(1, keepdims=True) * (1 - probs[:, -1:])
+    return np.concatenate([cards, probs[:, -1:]], axis=1).astype(np.float32)
+
+
+def mix_context(index: np.ndarray, wide: np.ndarray, weight: float) -> np.ndarray:
+    """The index classifiers' probabilities (N, 55) and the context classifier's, mixed with ``weight``
+    for the latter; where the mix keeps the index classifiers' top class and the context classifier
+    agrees or is not sure (``CONTEXT_SURE``) of another class, that class keeps the higher of its
+    two probabilities: a wide view that agrees, or knows no better, adds no doubt."""
+    mixed = (1 - weight) * index + weight * wide
+    rows, top = np.arange(len(mixed)), index.argmax(1)
+    vague_or_agrees = (wide.argmax(1) == top) | (wide.max(1) < CONTEXT_SURE)
+    keep = rows[(mixed.argmax(1) == top) & vague_or_agrees]
+    mixed[keep, top[keep]] = np.maximum(mixed[keep, top[keep]], index[keep, top[keep]])
+    return mixed
+
+
+class CardReader:
+    """Reads all four play areas of a frame; create once, call ``read`` per frame."""
+
+    def __init__(
+        self,
+        locate: Locate,
+        classify: Classify,
+        thresholds: Thresholds | None = None,
+        context: Classify | None = None,
+        context_weight: float = CONTEXT_WEIGHT,
+        faces: FaceBank | None = None,
+    ) -> None:
+        """``classify`` reads index crops; ``context``, when given, reads the context crops of the same
+        anchors, and ``mix_context`` mixes its probabilities in with ``context_weight``; ``faces``, a
+        deck's registered faces, adds the comparison of each card's visible part (``mix_faces``)."""
+        if not 0 <= context_weight <= 1:
+            raise ValueError(f"context_weight must lie in 0..1, got {context_weight}")
+        self.locate = locate
+        self.classify = classify
+        self.thresholds = thresholds or Thresholds()
+        self.context = context
+        self.context_weight = context_weight
+        self.reuse_still = False
+        """Keep the last reading of a seat whose pixels lie still (``STILL_PX_SHARE``): at a table one
+        area changes at a time while up to four rows lie, so a read costs about one area, not four.
+        The station turns it on; a reader asked about unrelated frames (tests, registration) reads all."""
+        self._still: dict[str, tuple[np.ndarray, SeatReading]] = {}
+        """Per seat: the locator input of its last read and what was read."""
+        self.faces = faces
+
+    @classmethod
+    def from_onnx(cls, model_dir: Path | str = MODELS_DIR, threads: int = 2) -> CardReader:
+        """The shipped models run with onnxruntime: ``locator.onnx``, and the mean of the ``CLASSIFIER_FILES``
+        the folder has (deck registration fine-tunes each of them), mixed with its ``CONTEXT_FILE`` if any."""
+        model_dir = Path(model_dir)
+        context = model_dir / CONTEXT_FILE
+        return cls(
+            onnx_locator(str(model_dir / LOCATOR_FILE), threads),
+            onnx_ensemble([str(path) for path in classifier_paths(model_dir)], threads),
+            context=onnx_classifier(str(context), threads) if context.exists() else None,
+        )
+
+    def read(self, frame: np.ndarray, corners: np.ndarray) -> FrameReading:
+        """Read every seat's play area. ``corners``: table-corner pixels SW, SE, NE, NW."""
+        ms: dict[str, float] = {}
+        t = time.perf_counter()
+        strips = rectify(frame, np.asarray(corners, dtype=np.float64))
+        inputs = {s: locator_input(strips[s]) for s in SEATS}
+        fresh = [s for s in SEATS if not (self.reuse_still and self._lies_still(s, inputs[s]))]
+        ms["rectify"] = (time.perf_counter() - t) * 1000
+        seats = {s: self._still[s][1] for s in SEATS if s not in fresh}
+        t = time.perf_counter()
+        batch = np.stack([inputs[s] for s in fresh]) if fresh else None
+        raw = self.locate(batch) if batch is not None else None
+        ms["locate"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        found = {seat: self.peaks(raw[i]) for i, seat in enumerate(fresh)} if raw is not None else {}
+        anchors = [(strips[s], batch[i], u, v) for i, s in enumerate(fresh) for u, v, _ in found[s]]
+        probs = self.classify_anchors(anchors)
+        ms["classify"] = (time.perf_counter() - t) * 1000
+        if self.faces is not None:
+            t = time.perf_counter()
+            k = 0
+            for i, seat in enumerate(fresh):
+                n = len(found[seat])
+                probs[k : k + n] = self.compare_faces(self.faces, batch[i], found[seat], probs[k : k + n])
+                k += n
+            ms["compare"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        k = 0
+        for i, seat in enumerate(fresh):
+            n = len(found[seat])
+            seats[seat] = self._decide(raw[i], found[seat], probs[k : k + n])
+            k += n
+            if self.reuse_still:
+                self._still[seat] = (inputs[seat], seats[seat])
+        ms["decide"] = (time.perf_counter() - t) * 1000
+        return FrameReading({s: seats[s] for s in SEATS}, ms)
+
+    def _lies_still(self, seat: str, image: np.ndarray) -> bool:
+        """Whether the seat's play area looks as at its last read (``STILL_PX_LEVELS``, ``STILL_PX_SHARE``)."""
+        last = self._still.get(seat)
+        if last is None or last[0].shape != image.shape:
+            return False
+        moved = (np.abs(image.astype(np.int16) - last[0]) > STILL_PX_LEVELS).any(-1)
+        return int(np.count_nonzero(moved)) < STILL_PX_SHARE * moved.size
+
+    def classify_anchors(self, anchors: list[tuple[np.ndarray, np.ndarray, float, float]]) -> np.ndarray:
+        """Class probabilities of the card at each (strip, locator input, u, v): the index classifiers'
+        reading (``_read_indices``), with the context classifier's reading of ``crop_context`` mixed in
+        (``mix_context``) when the reader has one."""
+        if not anchors:
+            return np.zeros((0, len(CLASSES)), np.float32)
+        probs = self._read_indices(anchors)
+        if self.context is None:
+            return probs
+        wide = np.asarray(self.context(np.stack([crop_context(loc, u, v) for _, loc, u, v in anchors])))
+        return mix_context(probs, wide, self.context_weight)
+
+    def compare_faces(
+        self, bank: FaceBank, loc: np.ndarray, peaks: list[tuple[float, float, float]], probs: np.ndarray
+    ) -> np.ndarray:
+        """One seat's class probabilities with the registered faces' evidence mixed in (``mix_faces``):
+        each card's visible part runs from its left edge to the next card's, the next card being the
+        next peak the classifiers did not call "none" (a false alarm inside a card would hide most of
+        it)."""
+        cards = [k for k, p in enumerate(probs) if p[-1] <= self.thresholds.none]
+        if not cards:
+            return probs
+        us = [peaks[k][0] for k in cards]
+        widths = [(b - a) / STRIP_PX_PER_CM for a, b in itertools.pairwise(us)] + [CARD_W]
+        scores = np.stack([bank.scores(loc, *peaks[k][:2], w) for k, w in zip(cards, widths, strict=True)])
+        out = probs.copy()
+        out[cards] = mix_faces(probs[cards], face_probabilities(scores, FACE_SHARPNESS), CLASSIFIER_SHARE)
+        return out
+
+    def _read_indices(self, anchors: list[tuple[np.ndarray, np.ndarray, float, float]]) -> np.ndarray:
+        """The index classifiers' mean at each anchor; where doubtful (top probability under
+        ``Thresholds.recheck``) the mean over the crop and its ``RECHECK_SHIFTS`` neighbours."""
+        probs = np.array(self.classify(np.stack([crop_index(strip, u, v) for strip, _, u, v in anchors])))
+        doubtful = np.flatnonzero(probs.max(1) < self.thresholds.recheck)
+        if len(doubtful):
+            shifted = [
+                crop_index(strip, u + du, v + dv)
+                for strip, _, u, v in (anchors[k] for k in doubtful)
+                for du, dv in RECHECK_SHIFTS
+            ]
+            more = self.classify(np.stack(shifted)).reshape(len(doubtful), len(RECHECK_SHIFTS), -1)
+            probs[doubtful] = (probs[doubtful] + more.sum(1)) / (1 + len(RECHECK_SHIFTS))
+        return probs
+
+    def peaks(self, out: np.ndarray) -> list[tuple[float, float, float]]:
+        """Heatmap maxima → anchors (u, v, score) in strip pixels, left to right, none closer than
+        ``Thresholds.index_gap`` to a stronger one (public so the deck benchmark can tell locator misses
+        from classifier misreads)."""
+        heat = _sigmoid(out[0])
+        padded = np.pad(heat, 1)
+        neighbours = np.stack([padded[dy : dy + GRID_H, dx : dx + GRID_W] for dy in range(3) for dx in range(3)])
+        ys, xs = np.nonzero((heat >= neighbours.max(0)) & (heat > self.thresholds.peak))
+        offset = _sigmoid(out[1:3])
+        scale = LOCATOR_STRIDE * LOCATOR_SCALE
+        found = [
+            ((x + offset[0, y, x]) * scale, (y + offset[1, y, x]) * scale, float(heat[y, x]))
+            for y, x in zip(ys, xs, strict=True)
+        ]
+        gap = self.thresholds.index_gap * STRIP_PX_PER_CM
+        kept: list[tuple[float, float, float]] = []
+        for u, v, score in sorted(found, key=lambda peak: -peak[2]):
+            if all(math.hypot(u - ku, v - kv) >= gap for ku, kv, _ in kept):
+                kept.append((u, v, score))
+        return sorted(kept)
+
+    def _decide(self, out: np.ndarray, peaks: list[tuple[float, float, float]], probs: np.ndarray) -> SeatReading:
+        th = self.thresholds
+        cards, conf, anchors, alternatives = [], [], [], []
+        doubtful, complete = False, 1.0
+        for (u, v, score), p in zip(peaks, probs, strict=True):
+            best = int(p[:-1].argmax())
+            if p[-1] > th.none:
+                # a false alarm; the card probability it keeps is the chance that the row lacks a card
+                complete = min(complete, 1.0 - float(p[:-1].max()))
+                continue
+            cards.append(CLASSES[best])
+            conf.append(float(p[best] * min(1.0, score / 0.5)))
+            anchors.append((u, v))
+            alternatives.append(top_classes(p))
+            doubtful |= p[best] < th.confident
+        conf = [min(c, complete) for c in conf]
+        doubtful |= complete < th.confident
+        card = (_sigmoid(out[3]) > 0.5) & _AREA
+        occluder = (_sigmoid(out[4]) > 0.5) & _AREA
+        near_cards = _dilate(card, 3) & occluder
+        if occluder.sum() > th.occluder_fraction * _AREA.sum() or near_cards.sum() > th.occluder_cells:
+            status = "occluded"
+        elif not cards:
+            status = "unreadable" if card.sum() > th.card_cells else "empty"
+        else:
+            status = "unreadable" if doubtful else "cards"
+        return SeatReading(cards, conf, status, anchors, alternatives)
+
+
+def top_classes(p: np.ndarray, k: int = ALTERNATIVES) -> tuple[tuple[str, float], ...]:
+    """The ``k`` most probable cards of one crop's class probabilities (``CLASSES``; "none" left out),
+    best first: the classifiers' own probabilities, not scaled by the locator's score."""
+    order = np.argsort(-p[:-1], kind="stable")[:k]
+    return tuple((CLASSES[i], float(p[i])) for i in order)

@@ -1,0 +1,139 @@
+"""Know the 54 faces (#24): registration keeps each card's face, the guided capture gives the same
+profile, and comparing a row's visible card parts with the faces reads rows the classifiers misread."""
+
+from __future__ import annotations
+
+import json
+import random
+import zipfile
+
+import cv2
+import numpy as np
+import pytest
+
+from referee_station.deck.crops import CODES
+from referee_station.render.drawn import draw_face, registration_photos
+from referee_station.render.drawn_sans import FONT as SANS_FONT
+from referee_station.render.drawn_sans import draw_sans_face
+from referee_station.deck.guided import ORDER, GuidedRegistration
+from referee_station.deck.profile import FACES_FILE, DeckProfile, fitted_reader, reader_for
+from referee_station.deck.register import DECK_PEAK, load_faces, register
+from referee_station.vision.faces import FACE_SIZE, FaceBank, strip_faces
+from referee_station.vision.reader import SeatReading
+from referee_station.render.artwork import CARD_PX
+from referee_station.render.render import render
+from referee_station.render.scene import Camera, Look, Scene, SeatScene, random_row
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory, drawn_design):
+    folder = tmp_path_factory.mktemp("photos")
+    registration_photos(folder, drawn_design, seed=3)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def profile(photos, drawn_design, models) -> DeckProfile:
+    """The drawn design registered from its faces alone: no torch, no fine-tuning (one calibration frame
+    per design to keep the test short)."""
+    return register(photos, drawn_design, finetune=False, per_card=10, calibration_frames=1)
+
+
+def _ncc(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = a.astype(np.float32) - a.mean(), b.astype(np.float32) - b.mean()
+    return float((a * b).sum() / np.sqrt((a * a).sum() * (b * b).sum()))
+
+
+def test_registration_keeps_the_54_faces_in_deck_order(profile, tmp_path):
+    assert profile.classifier is None and profile.classifiers == []  # nothing fine-tuned
+    assert profile.faces.shape == (54, FACE_SIZE[1], FACE_SIZE[0], 3) and profile.faces.dtype == np.uint8
+    artwork = strip_faces({code: draw_face(code) for code in CODES}, CODES)
+    for i, code in enumerate(CODES):  # each kept face is its own card's, as photographed
+        scores = [_ncc(profile.faces[i], art) for art in artwork]
+        assert int(np.argmax(scores)) == i, code
+        assert scores[i] > 0.75, code  # a photo at the camera's 10 px/cm, cut back to 20
+    profile.save(tmp_path / "faces.deck")
+    loaded = DeckProfile.load(tmp_path / "faces.deck")
+    assert np.array_equal(loaded.faces, profile.faces) and loaded.classifier is None
+    assert loaded.meta.seconds < 600
+
+
+def test_guided_capture_gives_the_same_faces(photos, tmp_path):
+    """The live capture saves what it took; registering from that folder keeps the same faces."""
+    corners = np.asarray(json.loads((photos / "corners.json").read_text())["corners"])
+    guided = GuidedRegistration(corners, stable_frames=2)
+    empty = np.zeros((1080, 1920, 3), np.uint8)
+    for code in ORDER:
+        frame = cv2.imread(str(photos / f"{code}.jpg"))
+        assert [guided.feed(frame).state for _ in range(2)] == ["settling", "captured"]
+        guided.feed(empty)
+    guided.save(tmp_path / "guided")
+    live = strip_faces(load_faces(tmp_path / "guided"), CODES)
+    shot = strip_faces(load_faces(photos), CODES)
+    assert live.shape == shot.shape
+    assert np.abs(live.astype(int) - shot.astype(int)).mean() < 3  # the same faces, re-encoded once more
+
+
+def test_a_profile_with_bad_faces_is_refused_by_name(profile, tmp_path):
+    path = tmp_path / "bad.deck"
+    profile.save(path)
+    with zipfile.ZipFile(path) as z:
+        files = {name: z.read(name) for name in z.namelist()}
+    files[FACES_FILE] = b"not an npz"
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in files.items():
+            z.writestr(name, data)
+    with pytest.raises(ValueError, match=FACES_FILE):
+        DeckProfile.load(path)
+    with pytest.raises(ValueError, match="54 cards"):
+        DeckProfile(profile.meta, None, faces=profile.faces[:53])
+    with pytest.raises(ValueError, match="without a fitted classifier"):
+        DeckProfile(profile.meta, None)
+
+
+@pytest.mark.parametrize(("seed", "codes"), [(1, ["4d", "6h", "8c", "Js"]), (2, ["3c", "5s", "6c", "8h", "Qs"])])
+def test_faces_read_a_row_the_classifiers_misread(profile, drawn_design, seed, codes):
+    """A row of the drawn design at 1080p: the generic classifiers misread its Hershey ranks and court
+    suits; with the registered faces the same networks read every card (suit from the big pips, rank
+    from the index and the pip layout together)."""
+    rng = random.Random(seed)
+    scene = Scene(drawn_design, {"S": SeatScene(play=random_row(rng, codes))}, Camera(), Look(seed=seed))
+    frame = render(scene)
+    plain = fitted_reader([], None, None, DECK_PEAK).read(frame.image, frame.corners).seats["S"]
+    faced = reader_for(profile).read(frame.image, frame.corners).seats["S"]
+    assert plain.cards != codes
+    assert faced.cards == codes and faced.status == "cards"
+    for card, alts in zip(faced.cards, faced.alternatives, strict=True):
+        assert alts[0][0] == card and len(alts) == 3
+        assert [p for _, p in alts] == sorted((p for _, p in alts), reverse=True)
+
+
+def test_face_scores_prefer_the_cards_own_face(profile):
+    """A face laid alone on a strip scores highest against itself among the 54."""
+    bank = FaceBank.from_faces(CODES, profile.faces)
+    loc = np.full((200, 400, 3), 40, np.uint8)
+    for i in (0, 20, 40, 53):
+        small = cv2.resize(profile.faces[i], (FACE_SIZE[0] // 2, FACE_SIZE[1] // 2), interpolation=cv2.INTER_AREA)
+        canvas = loc.copy()
+        canvas[50 : 50 + small.shape[0], 100 : 100 + small.shape[1]] = small
+        scores = bank.scores(canvas, (100 + 8) * 2, (50 + 16) * 2, 6.3)
+        assert int(scores.argmax()) == i, CODES[i]
+
+
+def test_alternatives_come_one_per_card_or_not_at_all():
+    SeatReading(["Ah"], [0.9], "cards", [(1.0, 2.0)], [(("Ah", 0.9), ("Ad", 0.05))])
+    SeatReading(["Ah"], [0.9], "cards", [(1.0, 2.0)])  # a reader that gives none
+    with pytest.raises(ValueError, match="one entry per card"):
+        SeatReading(["Ah", "2s"], [0.9, 0.9], "cards", [(1.0, 2.0), (3.0, 2.0)], [(("Ah", 0.9),)])
+
+
+@pytest.mark.skipif(not SANS_FONT.exists(), reason="fonts-wqy-microhei is not installed (scripts/setup.sh)")
+def test_the_second_drawn_design_has_54_distinct_faces_with_chinese_jokers():
+    faces = {code: draw_sans_face(code) for code in CODES}
+    assert all(f.shape == (*CARD_PX[::-1], 4) for f in faces.values())
+    flat = np.stack([f[..., :3].reshape(-1).astype(np.int16) for f in faces.values()])
+    distance = np.abs(flat[:, None] - flat[None]).mean(2) + np.eye(len(CODES)) * 1e9
+    assert distance.min() > 0.1  # every card differs from every other (♠ and ♣ pips least: 0.23)
+    index = (slice(0, 60), slice(0, 45))  # the index column: 大王 red, 小王 black
+    big, small = faces["BJ"][index][..., :3].astype(int), faces["SJ"][index][..., :3].astype(int)
+    assert (big[..., 2] - big[..., 1]).max() > 100 and (small[..., 2] - small[..., 1]).max() < 40

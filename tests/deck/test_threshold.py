@@ -1,0 +1,26 @@
+"""The mismatch threshold, calibrated on frames read by the profile's reader."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee_station.deck.profile import reader_for
+from referee_station.deck.threshold import FALLBACK_MARGIN, Calibration, calibrate, frame_confidence
+
+
+def test_threshold_lies_between_the_deck_and_another_design(models, drawn_design):
+    """The generic reader plays the profile: a training design is "its deck", the drawn design another."""
+    calibration = calibrate(reader_for(None), "anglo", ("no_such_design", drawn_design), frames=3, seed=4)
+    assert calibration.other is not None  # the missing design is left out, the drawn one measured
+    assert calibration.own > calibration.other + 0.1
+    assert calibration.other < calibration.mismatch_below < calibration.own
+
+
+def test_without_another_design_the_threshold_falls_back_to_a_margin():
+    assert Calibration(0.8, None).mismatch_below == pytest.approx(0.8 - FALLBACK_MARGIN)
+    assert Calibration(0.8, 0.4).mismatch_below == pytest.approx(0.6)
+
+
+def test_calibration_needs_frames(models):
+    with pytest.raises(ValueError, match="at least 1, got 0"):
+        frame_confidence(reader_for(None), "anglo", 0, seed=0)
