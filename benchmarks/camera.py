@@ -2,8 +2,8 @@
 
 ``python -m benchmarks.camera [--seeds 12 8] [--reader truth|onnx] [--design D] [--deck F] [--fps 10] [--until S]``
 simulates each seed's match (``referee_station.sim``; seeds 12 and 8 give 14 + 6 = 20 deals), renders it as
-the overhead camera sees it (``referee_station.render.video``: hands reaching in, pauses, sweeps; markers; 1280×720), feeds
-every frame to ``CameraPipeline`` (calibrated from the markers in the first frame) and compares its
+the overhead camera sees it (``referee_station.render.video``: hands reaching in, pauses, sweeps; markers; 1280×720),
+feeds every frame to ``CameraPipeline`` (calibrated from the markers in the first frame) and compares its
 ``play`` and ``clear`` events with the simulation's. Frames go straight from the renderer to the
 pipeline (no MP4 round trip: the end-to-end test covers that), so the timings are the station's alone.
 
@@ -30,14 +30,14 @@ import json
 import statistics
 import time
 
+from referee_station.render.drawn import install_drawn_design
+from referee_station.render.video import VideoRenderer, choreograph, truth_reading
 from referee_station.sim.match import simulate
 from referee_station.table.config import RulesConfig
 from referee_station.table.events import Clear, DealStart, PlayCards, Record, Tick
 from referee_station.vision.calibrate import from_markers
-from referee_station.render.drawn import install_drawn_design
 from referee_station.vision.layout import Layout
 from referee_station.vision.pipeline import CameraPipeline
-from referee_station.render.video import VideoRenderer, choreograph, truth_reading
 
 MATCH_WINDOW = 2.0
 """A camera play more than this far (s) from every simulated play of its seat is a phantom."""

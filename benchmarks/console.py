@@ -43,10 +43,10 @@ def main() -> None:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
+    from referee_station.console.qt.app import ConsoleApp
     from referee_station.station.live.feed import LiveTable
     from referee_station.station.live.simulated import simulated_tables
     from referee_station.station.live.update import TABLE_SOURCES
-    from referee_station.console.qt.app import ConsoleApp
 
     qt = QApplication([])
     tables = simulated_tables(args.tables, args.seed, deals=20, violations=args.violations)

@@ -24,16 +24,16 @@ import cv2
 import numpy as np
 
 from benchmarks.plays import PlayScore
-from referee_station.render.drawn import install_drawn_design, registration_photos
-from referee_station.render.drawn_sans import install_sans_design
 from referee_station.deck.mismatch import DeckCheck
 from referee_station.deck.profile import DeckProfile, fitted_reader, reader_for
 from referee_station.deck.register import register
+from referee_station.render.drawn import install_drawn_design, registration_photos
+from referee_station.render.drawn_sans import install_sans_design
+from referee_station.render.render import Rendered, render
+from referee_station.render.scene import random_scene
 from referee_station.vision.geometry import SEATS
 from referee_station.vision.reader import CLASSES, CardReader
 from referee_station.vision.strips import cloth_to_strip, locator_input, rectify
-from referee_station.render.render import Rendered, render
-from referee_station.render.scene import random_scene
 
 
 def play_figures(reader: CardReader, frames: list[Rendered]) -> dict[str, float]:

@@ -19,16 +19,16 @@ import json
 import os
 import time
 
+from referee_station.deck.profile import reader_for
+from referee_station.render.video import VideoRenderer, choreograph
 from referee_station.sim.match import simulate
 from referee_station.station.orchestrator import Station
 from referee_station.station.setup import MatchSetup
 from referee_station.table.events import DealStart, MatchStart
 from referee_station.table.referee import TableReferee
 from referee_station.vision.calibrate import from_markers
-from referee_station.deck.profile import reader_for
 from referee_station.vision.layout import Layout
 from referee_station.vision.pipeline import CameraPipeline
-from referee_station.render.video import VideoRenderer, choreograph
 
 
 def main() -> None:

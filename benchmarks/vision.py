@@ -20,12 +20,12 @@ from collections import Counter
 import cv2
 
 from benchmarks.plays import PlayScore
-from referee_station.models.card import METRICS_JSON, write_card
 from referee_station.deck.profile import reader_for
-from referee_station.vision.geometry import SEATS
+from referee_station.models.card import METRICS_JSON, write_card
 from referee_station.render.artwork import HELDOUT_DESIGNS
 from referee_station.render.render import render
 from referee_station.render.scene import random_scene
+from referee_station.vision.geometry import SEATS
 
 
 def main() -> None:
@@ -33,7 +33,9 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=500)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--arms", type=float, default=0.08, help="chance of an arm over each seat's side")
-    parser.add_argument("--record", action="store_true", help="store the figures in referee_station/models/ and refresh MODEL_CARD.md")
+    parser.add_argument(
+        "--record", action="store_true", help="store the figures in referee_station/models/ and refresh MODEL_CARD.md"
+    )
     parser.add_argument("--show-errors", type=int, default=10, help="print this many misread plays")
     args = parser.parse_args()
     cv2.setNumThreads(2)

@@ -12,7 +12,7 @@ from packaging.requirements import Requirement
 from referee_station.extras import DISTRIBUTION, EXTRA_OF_MODULE
 
 HALL_MODULES = ("paho", "psycopg")
-OURS = ("referee_station", "vision", "devices", "models", "calibration")
+OURS = ("referee_station",)
 
 
 @pytest.fixture

@@ -23,10 +23,10 @@ import pytest
 from packaging.requirements import Requirement
 
 from referee_station.extras import DISTRIBUTION
+from referee_station.render.render import render
+from referee_station.vision.calibrate import Calibration
 from tests.vision.helpers import CORNERS, homography, table_frame
 from tests.vision.scenes import PLAYS, scene
-from referee_station.vision.calibrate import Calibration
-from referee_station.render.render import render
 
 REPO = Path(__file__).resolve().parents[1]
 EXTRAS = ("hall", "train")
@@ -88,8 +88,11 @@ def installed(tmp_path_factory) -> Path:
     )
     (wheel,) = wheels.glob("*.whl")
     with zipfile.ZipFile(wheel) as archive:
-        missing = set(SHIPPED_DATA) - set(archive.namelist())
+        names = archive.namelist()
+    missing = set(SHIPPED_DATA) - set(names)
     assert not missing, f"the wheel lacks its package data: {sorted(missing)}"
+    tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert tops == {"referee_station"}, f"the wheel installs more than one namespace: {sorted(tops)}"
     venv = root / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)
     venv_site = Path(
@@ -115,13 +118,24 @@ def station(bin_dir: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess
 
 
 def test_the_venv_imports_the_wheel_and_no_extra(installed, tmp_path) -> None:
-    code = "import vision, models, calibration, referee_station; print(vision.__file__, models.__file__)"
+    code = (
+        "import referee_station.vision, referee_station.models, referee_station.calibration;"
+        "print(referee_station.vision.__file__, referee_station.models.__file__)"
+    )
     where = subprocess.run([installed / "python", "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert where.returncode == 0, where.stderr
     assert all(Path(p).is_relative_to(installed.parent) for p in where.stdout.split()), where.stdout
     for module in ("psycopg", "paho", "torch"):
         absent = subprocess.run([installed / "python", "-c", f"import {module}"], cwd=tmp_path, capture_output=True)
         assert absent.returncode != 0, f"{module} should not be importable without its extra"
+
+
+def test_the_training_package_without_torch_names_its_extra(installed, tmp_path) -> None:
+    done = subprocess.run(
+        [installed / "python", "-c", "import referee_station.training"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode != 0
+    assert f"needs the [train] extra (torch is not installed): pip install '{DISTRIBUTION}[train]'" in done.stderr
 
 
 def test_check_runs_from_the_wheel(installed, tmp_path) -> None:
@@ -153,7 +167,7 @@ def test_read_frame_reads_a_rendered_frame_with_the_shipped_models(installed, tm
 def test_calibrate_writes_the_shipped_marker_sheet(installed, tmp_path) -> None:
     done = station(installed, "calibrate", "--sheet", "markers.png", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    shipped = cv2.imread(str(REPO / "calibration" / "markers.png"), cv2.IMREAD_GRAYSCALE)
+    shipped = cv2.imread(str(REPO / "referee_station" / "calibration" / "markers.png"), cv2.IMREAD_GRAYSCALE)
     assert (cv2.imread(str(tmp_path / "markers.png"), cv2.IMREAD_GRAYSCALE) == shipped).all()
 
 

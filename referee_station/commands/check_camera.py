@@ -7,8 +7,8 @@ For a calibrated camera (``calibration/<table>.json``, or ``--calibration FILE``
 first frame) and a card reader (the shipped models or ``--deck``): per play area the px per cm, focus,
 glare and exposure, then the test row the organiser laid in every area (``--row``, left to right as
 the seat sees it) read back from each frame, and a verdict with its reason and remedy per area
-(``referee_station.vision.camera_check``). ``check_from_args`` is the same check for the station console's setup step,
-over the station's own source options. Exit codes: 0 ready for play, 1 not ready, 2 bad input.
+(``referee_station.vision.camera_check``). The check itself is ``referee_station.station.camera_step``,
+shared with the station console's setup step. Exit codes: 0 ready for play, 1 not ready, 2 bad input.
 """
 
 from __future__ import annotations
@@ -18,14 +18,8 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
-
-from referee_station.vision.camera_check import NEEDS_PX_PER_CM, CameraCheck
-
-CAMERA_TRIES = 20
-"""Frames asked of a source per frame wanted before it counts as giving none (a camera reconnecting)."""
-SHOTS = 3
-"""Frames a check takes from a camera, a video or a folder of frames."""
+from referee_station.station.camera_step import SHOTS, check_from_args
+from referee_station.vision.camera_check import NEEDS_PX_PER_CM
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -47,52 +41,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="one JSON object instead of the report")
     parser.set_defaults(func=run)
-
-
-def _frames(args: argparse.Namespace) -> list[np.ndarray]:
-    """The still images given, or the first ``shots`` frames of the camera, video or folder."""
-    from referee_station.vision.capture import CaptureError, open_source, read_image
-
-    if getattr(args, "images", None):
-        return [read_image(path) for path in args.images]
-    from referee_station.station.wiring import parse_resolution
-
-    shots = getattr(args, "shots", SHOTS)
-    frames: list[np.ndarray] = []
-    source = open_source(
-        camera=args.camera, video=args.video, frames=args.frames, resolution=parse_resolution(args.resolution)
-    )
-    for tries, (_, frame) in enumerate(source, 1):
-        if frame is not None:  # a live camera yields None while it reconnects
-            frames.append(frame)
-        if len(frames) >= shots or tries >= CAMERA_TRIES * shots:
-            break
-    if len(frames) >= shots:
-        return frames
-    raise CaptureError(f"the source gave {len(frames)} of {shots} frames")
-
-
-def check_from_args(args: argparse.Namespace, row: tuple[str, ...]) -> CameraCheck:
-    """The check of the table that ``args`` name (source, table, calibration, models, deck: the options
-    ``check-camera``, ``run`` and ``station`` share) with the test row ``row`` (card codes; may be empty).
-    ValueError or OSError say what is wrong."""
-    from referee_station.station.wiring import calibration_for
-    from referee_station.vision.camera_check import check_camera
-    from referee_station.deck.profile import DeckProfile, reader_for
-    from referee_station.vision.layout import Layout
-    from referee_station.vision.reader import MODELS_DIR
-
-    needs = getattr(args, "needs", NEEDS_PX_PER_CM)
-    if needs <= 0:
-        raise ValueError(f"--needs must be a positive number of px per cm, got {needs:g}")
-    frames = _frames(args)
-    layout = Layout.default()
-    calibration = calibration_for(args.table, args.calibration, frames[0], layout)
-    reader = None
-    if row:
-        deck = DeckProfile.load(Path(args.deck)) if args.deck else None
-        reader = reader_for(deck, Path(args.models) if args.models else MODELS_DIR).read
-    return check_camera(frames, calibration, reader, row, needs, layout)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -74,10 +74,10 @@ def tables_of(args: argparse.Namespace) -> list[LiveTable]:
     feeds = feeds_of(args)
     if not args.camera:
         return [LiveTable(name, events) for name, events in feeds]
-    from referee_station.station.live.camera import CameraTable
-    from referee_station.render.drawn import DRAWN_DESIGN, install_drawn_design
     from referee_station.deck.mismatch import WatchedReader
     from referee_station.deck.profile import DeckProfile, reader_for
+    from referee_station.render.drawn import DRAWN_DESIGN, install_drawn_design
+    from referee_station.station.live.camera import CameraTable
 
     if args.design == DRAWN_DESIGN:
         install_drawn_design()

@@ -40,15 +40,15 @@ from referee_station.event.actions import (
     RoundStarted,
     TimeCalled,
 )
-from referee_station.event.clock import forfeits_by_lateness, may_start_deal
 from referee_station.event.intake import IntakeError, last_match_end, report_from_match_end
 from referee_station.event.model import EventActionError, EventState
 from referee_station.event.pairing import Pairing, PairingError
 from referee_station.event.pairs import PairsError, read_pairs_file
 from referee_station.event.planner import next_pairing
-from referee_station.event.rules import EventConfigError, EventRules
+from referee_station.event.rules import EventConfigError, EventRules, forfeits_by_lateness
 from referee_station.event.scoring import DiffTable
 from referee_station.event.store import EventStore, EventStoreError, Journal
+from referee_station.hall.clock import may_start_deal
 from referee_station.log.jsonl import read_jsonl
 from referee_station.log.store import EventStore as LogStore
 from referee_station.log.store import is_sqlite

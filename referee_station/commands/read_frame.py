@@ -80,10 +80,10 @@ def confined(base: Path, image: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from referee_station.vision.calibrate import check_corners_in_image
-    from referee_station.vision.capture import read_image
     from referee_station.deck.mismatch import DeckCheck
     from referee_station.deck.profile import DeckProfile, reader_for
+    from referee_station.vision.calibrate import check_corners_in_image
+    from referee_station.vision.capture import read_image
     from referee_station.vision.reader import MODELS_DIR
 
     if args.manifest is None and not args.images:

@@ -54,8 +54,8 @@ def capture_guided(args: argparse.Namespace) -> str | None:
     """Run the guided window and save its 54 captures into ``args.photos``; the reason when it did not."""
     from referee_station.commands.read_frame import parse_corners
     from referee_station.console.qt.guided_view import run_guided
-    from referee_station.vision.capture import CaptureError, open_source
     from referee_station.deck.guided import GuidedRegistration, read_with
+    from referee_station.vision.capture import CaptureError, open_source
     from referee_station.vision.reader import MODELS_DIR, CardReader
 
     if args.corners is None:

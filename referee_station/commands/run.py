@@ -25,6 +25,7 @@ import sys
 import time
 from contextlib import ExitStack
 
+from referee_station.deck.mismatch import WatchedReader
 from referee_station.hall.linked import add_broker_arguments
 from referee_station.log.jsonl import read_jsonl
 from referee_station.log.station import ReplayMismatch
@@ -34,7 +35,6 @@ from referee_station.station.wiring import open_station
 from referee_station.table.events import Record
 from referee_station.vision.calibrate import CalibrationError
 from referee_station.vision.capture import CaptureError
-from referee_station.deck.mismatch import WatchedReader
 from referee_station.vision.pipeline import seen_by_camera
 
 

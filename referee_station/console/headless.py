@@ -9,11 +9,11 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
+from referee_station.console.models.console import ConsoleModel
+from referee_station.console.timeline import timeline_lines
 from referee_station.station.live.feed import LiveTable
 from referee_station.station.live.hall import LiveHall
 from referee_station.station.live.runner import TableRunner
-from referee_station.console.timeline import timeline_lines
-from referee_station.console.models.console import ConsoleModel
 
 LONGEST_SLEEP = 0.5
 

@@ -16,12 +16,12 @@ import random
 import cv2
 import numpy as np
 
+from referee_station.render.artwork import CARD_PX
+from referee_station.render.compose import over, place
 from referee_station.rules import DECK
 from referee_station.vision.geometry import CARD_H, CARD_W, INDEX_ANCHOR, STRIP_PX_PER_CM
 from referee_station.vision.reader import CLASSES
 from referee_station.vision.strips import CROP_H, CROP_W
-from referee_station.render.artwork import CARD_PX
-from referee_station.render.compose import over, place
 
 NONE = len(CLASSES) - 1
 CODES = tuple(c.code for c in DECK)

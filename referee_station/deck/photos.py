@@ -12,9 +12,17 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from referee_station.vision.geometry import CARD_H, CARD_W, SEATS, STRIP_PX_PER_CM, apply_h, cloth_to_image, strip_to_image
-from referee_station.vision.strips import rectify
 from referee_station.render.artwork import CARD_PX
+from referee_station.vision.geometry import (
+    CARD_H,
+    CARD_W,
+    SEATS,
+    STRIP_PX_PER_CM,
+    apply_h,
+    cloth_to_image,
+    strip_to_image,
+)
+from referee_station.vision.strips import rectify
 
 _CARD_AREA = CARD_W * CARD_H * STRIP_PX_PER_CM**2
 _CORNER_R = 0.3 / CARD_W * CARD_PX[0]

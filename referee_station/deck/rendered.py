@@ -19,15 +19,16 @@ from pathlib import Path
 
 import numpy as np
 
-from referee_station.render.dataset import CROP_MARGIN, generate
 from referee_station.deck.crops import CODES
-from referee_station.vision.strips import CROP_H, CROP_W
 from referee_station.render.artwork import CACHE_DIR, CARD_PX, install_design, load_design
+from referee_station.render.dataset import CROP_MARGIN, generate
+from referee_station.vision.strips import CROP_H, CROP_W
 
 SMALL_FRAMES = 0.36
 """The share of 720p cameras among the rendered scenes: the generic classifiers' own share (3,600 scenes
-at ``referee_station.render.scene.SMALL_FRAMES`` 0.2 and 900 more all 720p: 1,620 of 4,500, ``referee_station/models/MODEL_CARD.md``),
-so the fine-tuning sees the deck's 4–5 px indices as often as the generic training saw the others'."""
+at ``referee_station.render.scene.SMALL_FRAMES`` 0.2 and 900 more all 720p: 1,620 of 4,500,
+``referee_station/models/MODEL_CARD.md``), so the fine-tuning sees the deck's 4–5 px indices as often as the generic
+training saw the others'."""
 
 BACK_DESIGN = "anglo"
 """The training design whose back the registered deck's face-down cards get."""
@@ -57,8 +58,8 @@ def install_faces(faces: dict[str, np.ndarray], cache_dir: Path = CACHE_DIR) -> 
 
 
 def rendered_data(faces: dict[str, np.ndarray], frames: int, seed: int, jobs: int = 1) -> dict[str, np.ndarray]:
-    """Locator strips, index and context crops (``referee_station.render.dataset`` format) of ``frames`` scenes of this deck,
-    rendered by ``jobs`` processes (rendering is most of registration's time after the fine-tuning)."""
+    """Locator strips, index and context crops (``referee_station.render.dataset`` format) of ``frames`` scenes of this
+    deck, rendered by ``jobs`` processes (rendering is most of registration's time after the fine-tuning)."""
     if frames < 1:
         raise ValueError(f"rendered frames must be at least 1, got {frames}")
     design = install_faces(faces)

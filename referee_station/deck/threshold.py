@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from referee_station.vision.reader import CardReader
 from referee_station.render.render import render
 from referee_station.render.scene import random_scene
+from referee_station.vision.reader import CardReader
 
 FALLBACK_MARGIN = 0.12
 """Below the deck's own confidence when no other design's artwork is installed to measure."""

@@ -2,9 +2,9 @@
 
 Each class knows its ``KIND`` byte, who may send it (``SENT_BY``), whether it is acknowledged and
 retransmitted (``RELIABLE``), and how to pack and unpack its payload. :func:`decode` turns a
-:class:`~referee_station.devices.frames.Frame` into a message and raises :class:`~referee_station.devices.errors.ProtocolError` on
-anything that does not fit, so a frame with a good CRC but a bad payload is still counted, not trusted.
-Device times are microseconds on the table hub's own clock (``device_us``).
+:class:`~referee_station.devices.frames.Frame` into a message and raises
+:class:`~referee_station.devices.errors.ProtocolError` on anything that does not fit, so a frame with a good CRC but a
+bad payload is still counted, not trusted. Device times are microseconds on the table hub's own clock (``device_us``).
 """
 
 from __future__ import annotations

@@ -21,11 +21,11 @@ from referee_station.event.actions import (
     RoundStarted,
     TimeCalled,
 )
-from referee_station.event.clock import RoundClock
 from referee_station.event.pairing import Pairing, Table
 from referee_station.event.pairs import Pair
 from referee_station.event.rules import EventRules, System
 from referee_station.event.scoring import Outcome, RoundScore, match_scores
+from referee_station.hall.clock import RoundClock
 from referee_station.table.events import OTHER_SIDE, SIDES
 
 

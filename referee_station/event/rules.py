@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from referee_station.event.scoring import DiffTable
+from referee_station.hall.clock import RoundClock
 
 
 class EventConfigError(ValueError):
@@ -91,3 +92,11 @@ class EventRules:
         if rules.rounds < 1 or rules.max_deals < 1 or rules.round_minutes <= 0:
             raise EventConfigError("event rules: rounds, max_deals and round_minutes must be positive")
         return rules
+
+
+def forfeits_by_lateness(clock: RoundClock, seated_at: float | None, t: float, rules: EventRules) -> bool:
+    """Seed 003 十一.3: a pair not seated ``late_forfeit_minutes`` after the start forfeits.
+
+    ``seated_at`` is when both players sat down (``None``: not yet); ``t`` is now."""
+    deadline = clock.start + rules.late_forfeit_minutes * 60
+    return (seated_at if seated_at is not None else t) >= deadline

@@ -17,7 +17,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from referee_station.event.clock import RoundClock
+from referee_station.hall.clock import RoundClock
 from referee_station.hall.topics import ROOT, EnvelopeError, check_name, encode_json
 
 CHANNEL = "round"

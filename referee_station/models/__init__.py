@@ -1,5 +1,3 @@
-"""Training of the card reader's two small networks, and the exported ONNX files the station runs.
-
-``dataset`` renders training data, ``nets`` defines the networks, ``train`` trains, validates on the
-held-out design and exports. Everything here except the ``.onnx`` files needs the ``[train]`` extra.
+"""The card reader's shipped ONNX networks (package data, read through ``referee_station.resources``) and
+their model card (``card`` writes ``MODEL_CARD.md``; no torch). Training is ``referee_station.training``.
 """

@@ -1,13 +1,14 @@
 """Compositing card artwork into index crops: shared by the classifier's training crops
-(``referee_station.render.crops``) and a registered deck's crops (``referee_station.deck.crops``), so both see the same geometry."""
+(``referee_station.render.crops``) and a registered deck's crops (``referee_station.deck.crops``), so both see the same
+geometry."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from referee_station.vision.geometry import CARD_W, STRIP_PX_PER_CM
 from referee_station.render.artwork import CARD_PX
+from referee_station.vision.geometry import CARD_W, STRIP_PX_PER_CM
 
 ARTWORK_TO_STRIP = STRIP_PX_PER_CM * CARD_W / CARD_PX[0]
 """Artwork pixels → strip pixels (a card is 6.3 cm wide)."""

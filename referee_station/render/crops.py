@@ -18,11 +18,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from referee_station.render.artwork import CARD_PX, TRAIN_DESIGNS, Design, load_design
+from referee_station.render.compose import over, place
 from referee_station.render.dataset import CLASSES, CROP_MARGIN, NONE
 from referee_station.vision.geometry import CARD_H, CARD_W, INDEX_ANCHOR, STRIP_PX_PER_CM
 from referee_station.vision.strips import CROP_H, CROP_W
-from referee_station.render.artwork import CARD_PX, TRAIN_DESIGNS, Design, load_design
-from referee_station.render.compose import over, place
 
 W, H = CROP_W + 2 * CROP_MARGIN, CROP_H + 2 * CROP_MARGIN
 

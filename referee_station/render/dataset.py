@@ -18,6 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
+from referee_station.render.artwork import HELDOUT_DESIGNS, TRAIN_DESIGNS
+from referee_station.render.render import render
+from referee_station.render.scene import SMALL_FRAMES, random_scene
 from referee_station.rules import DECK
 from referee_station.vision.geometry import SEATS
 from referee_station.vision.strips import (
@@ -31,9 +34,6 @@ from referee_station.vision.strips import (
     rectify,
     strip_masks,
 )
-from referee_station.render.artwork import HELDOUT_DESIGNS, TRAIN_DESIGNS
-from referee_station.render.render import render
-from referee_station.render.scene import SMALL_FRAMES, random_scene
 
 CLASSES = [c.code for c in DECK] + ["none"]
 """Classifier labels: the 54 card codes, then "none" (not a card's index)."""
@@ -123,7 +123,18 @@ class Chunk:
 
     def command(self, data_dir: Path) -> list[str]:
         out, frames, seed = str(data_dir / self.name), str(self.frames), str(self.seed)
-        return [sys.executable, "-m", "referee_station.render.dataset", "--out", out, "--frames", frames, "--seed", seed, *self.extra]
+        return [
+            sys.executable,
+            "-m",
+            "referee_station.render.dataset",
+            "--out",
+            out,
+            "--frames",
+            frames,
+            "--seed",
+            seed,
+            *self.extra,
+        ]
 
 
 CHUNK_FRAMES = 900

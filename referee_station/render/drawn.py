@@ -26,11 +26,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee_station.rules import DECK
-from referee_station.vision.geometry import CARD_W, SEATS
 from referee_station.render.artwork import CACHE_DIR, CARD_PX, install_design
 from referee_station.render.render import render
 from referee_station.render.scene import Camera, Look, PlacedCard, Scene, SeatScene
+from referee_station.rules import DECK
+from referee_station.vision.geometry import CARD_W, SEATS
 
 DRAWN_DESIGN = "drawn_hershey_v3"
 """The design's name as the renderer knows it once installed."""

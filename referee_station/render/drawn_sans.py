@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from referee_station.rules import DECK
-from referee_station.render.drawn import draw_back
-from referee_station.vision.geometry import CARD_W
 from referee_station.render.artwork import CACHE_DIR, CARD_PX, install_design
+from referee_station.render.drawn import draw_back
+from referee_station.rules import DECK
+from referee_station.vision.geometry import CARD_W
 
 SANS_DESIGN = "drawn_sans_beside_v1"
 FONT = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")

@@ -21,9 +21,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from referee_station.render.artwork import CARD_PX, Design
 from referee_station.rules import DECK
 from referee_station.vision.geometry import CARD_W
-from referee_station.render.artwork import CARD_PX, Design
 
 FONT_DIRS = (
     Path("/usr/share/fonts/opentype/urw-base35"),

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from referee_station.render.artwork import load_design
+from referee_station.render.scene import Arm, Camera, Look, PlacedCard, Scene
 from referee_station.vision.geometry import (
     CARD_H,
     CARD_W,
@@ -31,8 +33,6 @@ from referee_station.vision.geometry import (
     rotation,
     seat_to_cloth,
 )
-from referee_station.render.artwork import load_design
-from referee_station.render.scene import Arm, Camera, Look, PlacedCard, Scene
 
 CANVAS_PX_PER_CM = 16.0
 CANVAS_HALF = 60.0

@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from referee_station.render.render import arm_polygon, camera_pose, render, screen_hull
+from referee_station.render.scene import SKINS, SLEEVES, Arm, Camera, Look, PlacedCard, Scene, SeatScene, random_row
 from referee_station.table.events import Clear, DealStart, PlayCards, Record, Tribute
 from referee_station.vision.geometry import CARD_H, DISCARD_AREA, SEATS, cloth_to_image, seat_to_cloth
 from referee_station.vision.layout import Layout
 from referee_station.vision.markers import paint_markers
 from referee_station.vision.reader import FrameReading, SeatReading
-from referee_station.render.render import arm_polygon, camera_pose, render, screen_hull
-from referee_station.render.scene import SKINS, SLEEVES, Arm, Camera, Look, PlacedCard, Scene, SeatScene, random_row
 
 OUTSIDE_Y = -53.0
 """Seat-local y of a hand resting at the table's edge (off the cloth, out of every area)."""

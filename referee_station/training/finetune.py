@@ -6,7 +6,8 @@ that has torch (the ``[train]`` extra); ``referee_station.deck.register`` does s
 itself never imports torch. The ONNX graph (BatchNorm already folded into the convolutions) is rebuilt
 as a torch module node by node, trained, and its tensors are written back into a copy of the same graph:
 no export step, and the profile has exactly the generic model's inputs, outputs and operators. The
-locator trains with the generic training's targets, loss and photometric augmentation (``referee_station.training.train``).
+locator trains with the generic training's targets, loss and photometric augmentation
+(``referee_station.training.train``).
 
 Why the whole net and not only the last layer: refitting the head alone on frozen features reached
 ~95 % of crops of an unseen design (the features overfit a few thousand crops); letting every layer move
@@ -119,7 +120,11 @@ def finetune_locator(
     model: onnx.ModelProto, data: dict[str, np.ndarray], epochs: int = 3, lr: float = 1e-3, seed: int = 0
 ) -> onnx.ModelProto:
     """Train every layer of the locator on strips (``loc_x``, ``loc_anchor``, ``loc_n``, ``loc_mask``)."""
-    from referee_station.training.train import locator_loss, locator_targets, photometric  # the generic training's, not a copy
+    from referee_station.training.train import (  # the generic training's, not a copy
+        locator_loss,
+        locator_targets,
+        photometric,
+    )
 
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)

@@ -2,8 +2,8 @@
 export both to ONNX in ``referee_station/models/`` and write ``referee_station/models/MODEL_CARD.md``.
 
 ``python -m referee_station.training.train`` (in the training environment, ``pip install -e '.[train]'``) renders the
-data with ``referee_station.render.dataset`` unless ``--data`` already holds it, then trains for a fixed time budget each.
-Plain torch rather than ultralytics: the feasibility probe measured ultralytics' YOLO detector and
+data with ``referee_station.render.dataset`` unless ``--data`` already holds it, then trains for a fixed time budget
+each. Plain torch rather than ultralytics: the feasibility probe measured ultralytics' YOLO detector and
 classifier from scratch on this CPU and both learned far slower than a plain tiny CNN (VISION_PROBE.md).
 """
 
@@ -27,8 +27,8 @@ from torch import nn
 
 from referee_station.models.card import METRICS_JSON, write_card
 from referee_station.render.dataset import CLASSES, CROP_MARGIN, NONE, render_data
-from referee_station.training.nets import Classifier, Locator
 from referee_station.resources import MODELS_DIR
+from referee_station.training.nets import Classifier, Locator
 from referee_station.vision.reader import CLASSIFIER_FILES, CONTEXT_FILE, LOCATOR_FILE
 from referee_station.vision.strips import CROP_H, CROP_W, GRID_H, GRID_W, LOCATOR_STRIDE
 

@@ -1,4 +1,5 @@
-"""The standard cloth's layout (``referee_station/calibration/cloth.json``) and the homographies between cloth, frame and strips.
+"""The standard cloth's layout (``referee_station/calibration/cloth.json``) and the homographies between cloth, frame
+and strips.
 
 Cloth coordinates are centimetres, origin at the cloth's centre, +x East, +y North. Every seat's areas
 are South's rotated about the centre (East = South turned 90° counterclockwise), so the code works in
@@ -46,7 +47,8 @@ INDEX_ANCHOR = (0.8, 1.6)
 INDEX_CROP = (1.6, 3.2)
 """Width and height (cm) of the index crop centred on the anchor: the rank over the suit."""
 CONTEXT_OFFSET = (0.6, 1.4)
-"""cm from the index anchor to the centre of the card's context crop (``referee_station.vision.strips.crop_context``)."""
+"""cm from the index anchor to the centre of the card's context crop
+(``referee_station.vision.strips.crop_context``)."""
 
 
 def rotation(deg: float) -> np.ndarray:

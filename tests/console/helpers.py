@@ -6,10 +6,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from referee_station.station.live.hall import LiveHall
-from referee_station.station.live.runner import TableRunner
 from referee_station.console.models.console import ConsoleModel
 from referee_station.hall.topics import Envelope, record_id
+from referee_station.station.live.hall import LiveHall
+from referee_station.station.live.runner import TableRunner
 from referee_station.table.events import Record, parse_record
 from referee_station.table.referee import TableReferee
 from tests.table.helpers import Table, east_west_sweep

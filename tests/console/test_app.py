@@ -3,8 +3,8 @@ signal, a ruling made in the window going back to the table's referee."""
 
 from __future__ import annotations
 
-from referee_station.station.live.feed import LiveTable
 from referee_station.console.qt.app import ConsoleApp
+from referee_station.station.live.feed import LiveTable
 from tests.console.helpers import one_deal_with_flags, two_warnings
 
 
@@ -29,11 +29,11 @@ def test_engine_thread_feeds_the_window_and_takes_rulings(qtbot):
 def test_a_camera_warning_stays_in_the_status_bar(qtbot, tmp_path):
     """A table read with a deck profile that does not fit its cards: the warning crosses from the engine
     thread and stays in the window's status bar, naming the table."""
+    from referee_station.deck.mismatch import WatchedReader
+    from referee_station.deck.profile import reader_for
     from referee_station.station.live.camera import CameraTable
     from referee_station.station.live.simulated import simulated_tables
     from tests.deck.test_profile import generic_profile
-    from referee_station.deck.mismatch import WatchedReader
-    from referee_station.deck.profile import reader_for
 
     (table,) = simulated_tables(1, seed=3, deals=1, violations=0.0)
     watched = WatchedReader(reader_for(generic_profile(0.99)), "generic", 0.99)

@@ -8,8 +8,8 @@ import io
 from collections import Counter
 
 from referee_station.cli import main
-from referee_station.station.live.feed import LiveTable
 from referee_station.console.headless import run_headless
+from referee_station.station.live.feed import LiveTable
 from referee_station.station.live.simulated import simulated_tables
 
 

@@ -12,12 +12,12 @@ import pytest
 
 from referee_station.cli import main
 from referee_station.console.qt.guided_view import GuidedView
-from tests.deck.test_guided import CORNERS, fake_find, frame
-from referee_station.render.drawn import install_drawn_design
 from referee_station.deck.guided import ORDER, GuidedRegistration, read_with
-from referee_station.vision.reader import MODELS_DIR, CardReader
+from referee_station.render.drawn import install_drawn_design
 from referee_station.render.render import render
 from referee_station.render.scene import Camera, Look, PlacedCard, Scene, SeatScene
+from referee_station.vision.reader import MODELS_DIR, CardReader
+from tests.deck.test_guided import CORNERS, fake_find, frame
 
 
 def fed_by_hand(pending: queue.SimpleQueue):

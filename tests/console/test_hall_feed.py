@@ -10,10 +10,10 @@ import time
 import numpy as np
 import pytest
 
-from referee_station.station.live.hall_feed import EvidenceUpdate, FeedWarning, HallFeed
 from referee_station.console.models.console import ConsoleModel
-from referee_station.station.live.update import TableUpdate
 from referee_station.hall.evidence import Evidence, EvidenceError, frame_jpeg, jpeg_frame
+from referee_station.station.live.hall_feed import EvidenceUpdate, FeedWarning, HallFeed
+from referee_station.station.live.update import TableUpdate
 from referee_station.table.events import Ruling
 from referee_station.table.referee import TableReferee
 from tests.console.helpers import envelopes, one_deal_with_flags

@@ -14,17 +14,17 @@ from pathlib import Path
 
 import cv2
 
-from referee_station.station.live.hall_feed import HallFeed
-from referee_station.station.live.head_desk import LoginResult
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.qt.head_app import land
 from referee_station.console.qt.head_window import HeadWindow
 from referee_station.hall.evidence import Evidence, frame_jpeg
-from referee_station.sim.match import simulate
-from referee_station.table.events import Flag, parse_line
-from tests.console.helpers import envelopes
-from referee_station.vision.topview import top_view
 from referee_station.render.video import VideoRenderer, choreograph
+from referee_station.sim.match import simulate
+from referee_station.station.live.hall_feed import HallFeed
+from referee_station.station.live.head_desk import LoginResult
+from referee_station.table.events import Flag, parse_line
+from referee_station.vision.topview import top_view
+from tests.console.helpers import envelopes
 
 SHOT = Path(__file__).resolve().parents[2] / "docs" / "head-console.png"
 UNTIL = 300.0

@@ -7,10 +7,10 @@ import io
 
 import pytest
 
-from referee_station.station.live.feed import jsonl_feed
 from referee_station.console.models.hall import tile_of
 from referee_station.console.models.manual import ManualEntryError, parse_entry
 from referee_station.console.models.picker import GRID, CardPicker
+from referee_station.station.live.feed import jsonl_feed
 from referee_station.table.events import Pass, PlayCards, Report, Return, Tribute
 from tests.console.helpers import RecordingTable, Wired, one_deal_with_flags, two_warnings
 from tests.table.helpers import east_west_sweep

@@ -8,11 +8,11 @@ import time
 
 import pytest
 
+from referee_station.console.models.console import ConsoleModel
+from referee_station.console.qt.timer_view import TimerView
 from referee_station.devices.messages import Countdown as TimerCountdown
 from referee_station.devices.messages import Pause
 from referee_station.station.live.runner import TableRunner
-from referee_station.console.models.console import ConsoleModel
-from referee_station.console.qt.timer_view import TimerView
 from referee_station.table.events import Countdown, Tick
 from tests.console.helpers import one_deal_with_flags
 

@@ -16,13 +16,13 @@ from PySide6.QtGui import QImage
 
 from referee_station.console.models.manual import refusal
 from referee_station.console.models.preview import Consequence, Decision, preview
-from referee_station.station.live.update import TableUpdate
 from referee_station.console.qt.alert_view import TABLE_COLUMN, TEXT_COLUMN, AlertView
 from referee_station.console.qt.export import sheet_pdf
 from referee_station.console.qt.hall_view import tile_html
 from referee_station.console.qt.manual_view import ManualEntryView
 from referee_station.console.qt.sheet_view import SheetView
 from referee_station.console.qt.window import ConsoleWindow
+from referee_station.station.live.update import TableUpdate
 from referee_station.table.events import DealEnd, Flag, PlayCards, Tick
 from tests.console.helpers import RecordingTable, Wired, one_deal_with_flags, shown_active, two_warnings
 from tests.table.helpers import east_west_sweep

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from referee_station.console.models.console import ConsoleModel
+from referee_station.console.qt.window import ConsoleWindow
 from referee_station.station.live.camera import CameraTable
 from referee_station.station.live.hall import LiveHall
 from referee_station.station.live.runner import TableRunner
 from referee_station.station.live.simulated import simulated_tables
-from referee_station.console.models.console import ConsoleModel
-from referee_station.console.qt.window import ConsoleWindow
 from referee_station.vision.reader import CardReader
 
 SHOT = Path(__file__).resolve().parents[2] / "docs" / "console.png"

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from referee_station.deck.crops import CODES
-from referee_station.render.drawn import RANK_MM, draw_face, registration_photos
 from referee_station.deck.photos import PhotoError, cut_face
 from referee_station.render.artwork import CARD_PX, load_design
+from referee_station.render.drawn import RANK_MM, draw_face, registration_photos
 from referee_station.render.render import render
 from referee_station.render.scene import Camera, Look, PlacedCard, Scene, SeatScene
 

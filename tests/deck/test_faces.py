@@ -12,17 +12,17 @@ import numpy as np
 import pytest
 
 from referee_station.deck.crops import CODES
-from referee_station.render.drawn import draw_face, registration_photos
-from referee_station.render.drawn_sans import FONT as SANS_FONT
-from referee_station.render.drawn_sans import draw_sans_face
 from referee_station.deck.guided import ORDER, GuidedRegistration
 from referee_station.deck.profile import FACES_FILE, DeckProfile, fitted_reader, reader_for
 from referee_station.deck.register import DECK_PEAK, load_faces, register
-from referee_station.vision.faces import FACE_SIZE, FaceBank, strip_faces
-from referee_station.vision.reader import SeatReading
 from referee_station.render.artwork import CARD_PX
+from referee_station.render.drawn import draw_face, registration_photos
+from referee_station.render.drawn_sans import FONT as SANS_FONT
+from referee_station.render.drawn_sans import draw_sans_face
 from referee_station.render.render import render
 from referee_station.render.scene import Camera, Look, Scene, SeatScene, random_row
+from referee_station.vision.faces import FACE_SIZE, FaceBank, strip_faces
+from referee_station.vision.reader import SeatReading
 
 
 @pytest.fixture(scope="module")

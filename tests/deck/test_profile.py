@@ -9,11 +9,18 @@ import numpy as np
 import pytest
 
 from referee_station.cli import main
-from tests.vision.scenes import scene
 from referee_station.deck.mismatch import DeckCheck
 from referee_station.deck.profile import DeckMeta, DeckProfile, reader_for
-from referee_station.vision.reader import CONTEXT_FILE, MODELS_DIR, CardReader, FrameReading, SeatReading, classifier_paths
 from referee_station.render.render import render
+from referee_station.vision.reader import (
+    CONTEXT_FILE,
+    MODELS_DIR,
+    CardReader,
+    FrameReading,
+    SeatReading,
+    classifier_paths,
+)
+from tests.vision.scenes import scene
 
 META = DeckMeta("sponsor", "2026-11-30T12:00:00+00:00", 0.998, 2025, 0.88, 0.77, 0.35, 300.0)
 

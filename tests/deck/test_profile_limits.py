@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from referee_station.cli import main
-from tests.deck.test_profile import META, stub
 from referee_station.deck.profile import FILE_MAX, DeckProfile, reader_for
+from tests.deck.test_profile import META, stub
 
 
 def proto(number: int, payload: bytes | int) -> bytes:

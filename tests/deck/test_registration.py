@@ -18,14 +18,14 @@ import pytest
 
 from benchmarks.deck import play_figures, render_frames
 from referee_station.cli import main
-from referee_station.log.jsonl import write_jsonl
-from referee_station.sim.match import simulate
-from referee_station.table.events import DealStart
-from tests.vision.test_end_to_end import SECONDS, camera_truth, check_events, run_camera
-from referee_station.render.drawn import DRAWN_DESIGN, registration_photos
 from referee_station.deck.profile import DeckProfile, reader_for
 from referee_station.deck.register import RegistrationError, register, train_python
+from referee_station.log.jsonl import write_jsonl
+from referee_station.render.drawn import DRAWN_DESIGN, registration_photos
+from referee_station.sim.match import simulate
+from referee_station.table.events import DealStart
 from referee_station.vision.reader import MODELS_DIR, classifier_paths
+from tests.vision.test_end_to_end import SECONDS, camera_truth, check_events, run_camera
 
 FRAMES = 30
 

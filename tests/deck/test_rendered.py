@@ -7,14 +7,14 @@ import json
 import numpy as np
 import pytest
 
-from referee_station.render.dataset import CROP_MARGIN, MAX_CARDS, NONE
 from referee_station.deck.crops import CODES
-from referee_station.render.drawn import draw_face
 from referee_station.deck.rendered import SMALL_FRAMES, install_faces, jittered_crops, rendered_data
-from referee_station.vision.reader import MODELS_DIR
-from referee_station.vision.strips import CROP_H, CROP_W, LOC_H, LOC_W
 from referee_station.render import scene
 from referee_station.render.artwork import load_design
+from referee_station.render.dataset import CROP_MARGIN, MAX_CARDS, NONE
+from referee_station.render.drawn import draw_face
+from referee_station.vision.reader import MODELS_DIR
+from referee_station.vision.strips import CROP_H, CROP_W, LOC_H, LOC_W
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from referee_station.event.clock import RoundClock, forfeits_by_lateness, may_start_deal
-from referee_station.event.rules import EventRules
+from referee_station.event.rules import EventRules, forfeits_by_lateness
+from referee_station.hall.clock import RoundClock, may_start_deal
 
 
 def test_no_new_deal_after_the_call_but_the_one_dealt_before_it_is_played():

@@ -9,9 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from referee_station.station.live.hall_feed import HallFeed
 from referee_station.console.models.console import ConsoleModel
-from referee_station.station.live.update import TableUpdate
 from referee_station.hall.auth import hash_referee
 from referee_station.hall.broker_url import BrokerURL
 from referee_station.hall.evidence import Evidence, frame_jpeg, jpeg_frame
@@ -19,6 +17,8 @@ from referee_station.hall.publisher import StationLink
 from referee_station.hall.register import Register
 from referee_station.hall.subscriber import HeadConsole
 from referee_station.hall.topics import RulingCommand, topic
+from referee_station.station.live.hall_feed import HallFeed
+from referee_station.station.live.update import TableUpdate
 from referee_station.table.events import Ruling
 from referee_station.table.referee import TableReferee
 from tests.console.helpers import envelopes, one_deal_with_flags

@@ -1,4 +1,5 @@
-"""The training data's chunks: which ``referee_station.render.dataset`` runs make up a training set, and that they run."""
+"""The training data's chunks: which ``referee_station.render.dataset`` runs make up a training set, and that they
+run."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def test_render_data_renders_each_missing_chunk_once(tmp_path: Path) -> None:
 
 def test_context_crops_hold_the_same_index_at_half_scale() -> None:
     """``ctx_crops`` pairs each index crop with its context crop: the card's index, seen at the locator's
-    10 px/cm, sits 2 mm from the context crop's left and top edges (``referee_station.vision.geometry.CONTEXT_OFFSET``)."""
+    10 px/cm, sits 2 mm from the context crop's left and top edges
+    (``referee_station.vision.geometry.CONTEXT_OFFSET``)."""
     data = generate(3, seed=5, heldout=False)
     assert data["ctx_crops"].shape == data["crops"].shape
     m = CROP_MARGIN

@@ -7,10 +7,10 @@ import random
 
 import numpy as np
 
-from tests.vision.scenes import PLAYS, scene
-from referee_station.vision.geometry import SEATS
 from referee_station.render.render import render
 from referee_station.render.scene import Camera, Look, PlacedCard, Scene, SeatScene, random_scene
+from referee_station.vision.geometry import SEATS
+from tests.vision.scenes import PLAYS, scene
 
 
 def test_render_is_deterministic_and_truthful() -> None:
@@ -35,8 +35,8 @@ def test_random_scenes_are_plausible() -> None:
 
 
 def test_small_frames_sets_the_share_of_720p_cameras_and_leaves_the_default_draws_alone() -> None:
-    """Training renders extra chunks of 720p frames only (``referee_station.training.train``); the default share must keep
-    drawing the very scenes it drew before, or the stored chunks and benchmarks would change under us."""
+    """Training renders extra chunks of 720p frames only (``referee_station.training.train``); the default share must
+    keep drawing the very scenes it drew before, or the stored chunks and benchmarks would change under us."""
     sizes = [random_scene(random.Random(i), "anglo").camera.size[1] for i in range(200)]
     assert 0.1 < sizes.count(720) / len(sizes) < 0.3
     # the draws of commit a1e9a61, before the share was a parameter

@@ -1,5 +1,5 @@
-from referee_station.table.events import Clear, DealStart, PlayCards
 from referee_station.render.video import arms_at, choreograph, truth_reading
+from referee_station.table.events import Clear, DealStart, PlayCards
 
 EVENTS = [
     DealStart(1.0, "E"),

@@ -8,8 +8,8 @@ import argparse
 import cv2
 from PySide6.QtCore import Qt
 
-from referee_station.commands.check_camera import check_from_args
 from referee_station.console.qt.setup_dialog import SetupDialog
+from referee_station.station.camera_step import check_from_args
 from tests.vision.test_camera_check import FAR, GOOD, ROW, shot
 
 

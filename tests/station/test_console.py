@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from referee_station.devices.emulator import Emulator
 from referee_station.console.qt import station_app
 from referee_station.console.qt.station_app import StationApp
+from referee_station.devices.emulator import Emulator
 from referee_station.log.jsonl import read_jsonl
 from referee_station.table.events import (
     DealEnd,

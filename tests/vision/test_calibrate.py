@@ -1,7 +1,6 @@
 import numpy as np
 import pytest
 
-from tests.vision.helpers import CORNERS, homography, table_frame
 from referee_station.vision.calibrate import (
     Calibration,
     CalibrationError,
@@ -13,6 +12,7 @@ from referee_station.vision.calibrate import (
 )
 from referee_station.vision.layout import Layout
 from referee_station.vision.markers import marker_sheet
+from tests.vision.helpers import CORNERS, homography, table_frame
 
 LAYOUT = Layout.default()
 

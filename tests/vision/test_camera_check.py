@@ -11,14 +11,14 @@ import cv2
 import pytest
 
 from referee_station.cli import main
-from referee_station.vision.calibrate import Calibration, from_corners
-from referee_station.vision.camera_check import MAX_BLUR, NEEDS_PX_PER_CM, check_camera
 from referee_station.deck.profile import reader_for
-from referee_station.vision.geometry import PLAY_AREA, SEATS
-from referee_station.vision.layout import Layout
 from referee_station.render.artwork import HELDOUT_DESIGNS
 from referee_station.render.render import render
 from referee_station.render.scene import Camera, Look, PlacedCard, Scene, SeatScene
+from referee_station.vision.calibrate import Calibration, from_corners
+from referee_station.vision.camera_check import MAX_BLUR, NEEDS_PX_PER_CM, check_camera
+from referee_station.vision.geometry import PLAY_AREA, SEATS
+from referee_station.vision.layout import Layout
 
 ROW = ("3s", "4h", "5d", "6c", "7s", "8h", "9d", "Tc", "Js", "Qh")
 GOOD = Camera(height=120, tilt=5, tilt_dir=30, span_px=950)

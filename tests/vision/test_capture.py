@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from referee_station.vision.capture import CaptureError, folder_frames, open_source, video_frames
 from referee_station.render.video import write_video
+from referee_station.vision.capture import CaptureError, folder_frames, open_source, video_frames
 
 
 def frames(n):

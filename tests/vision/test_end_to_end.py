@@ -9,8 +9,8 @@ from referee_station.cli import main
 from referee_station.log.jsonl import write_jsonl
 from referee_station.sim.match import simulate
 from referee_station.table.events import Clear, DealStart, PlayCards, Tick, parse_line
-from tests.deck.test_profile import generic_profile
 from referee_station.vision.reader import MODELS_DIR
+from tests.deck.test_profile import generic_profile
 
 SECONDS = 48.0
 """Of play after the deal: two tricks, a clear, a dozen plays."""

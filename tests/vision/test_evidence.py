@@ -1,13 +1,13 @@
-"""The per-card evidence of a still row (``referee_station.vision.evidence``): looks at the same cards add up, weighted by
-how clear each is; another row starts afresh."""
+"""The per-card evidence of a still row (``referee_station.vision.evidence``): looks at the same cards add up, weighted
+by how clear each is; another row starts afresh."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.vision.scripted import Reading
 from referee_station.vision.evidence import SAME_CARD_CM, RowEvidence, weight
 from referee_station.vision.geometry import STRIP_PX_PER_CM
+from tests.vision.scripted import Reading
 
 TORN = (("6h", 0.5), ("5h", 0.45), ("4h", 0.02))
 CLEAR = (("5h", 0.95), ("6h", 0.03), ("3h", 0.01))

@@ -1,10 +1,10 @@
 import numpy as np
 
-from tests.vision.helpers import CORNERS, homography, table_frame
-from tests.vision.scripted import FrameReading, Reading
 from referee_station.vision.calibrate import from_markers
 from referee_station.vision.layout import Layout
 from referee_station.vision.pipeline import CameraPipeline
+from tests.vision.helpers import CORNERS, homography, table_frame
+from tests.vision.scripted import FrameReading, Reading
 
 EMPTY = FrameReading({seat: Reading([], [], "empty") for seat in "ESWN"})
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from referee_station.cli import main
-from tests.vision.scenes import PLAYS, scene
+from referee_station.render.render import render
 from referee_station.vision.geometry import SEATS, STRIP_PX_PER_CM
 from referee_station.vision.reader import (
     CLASSES,
@@ -24,7 +24,7 @@ from referee_station.vision.reader import (
     onnx_ensemble,
 )
 from referee_station.vision.strips import GRID_H, GRID_W, crop_context, crop_index, locator_input, rectify
-from referee_station.render.render import render
+from tests.vision.scenes import PLAYS, scene
 
 # a cell well inside the play area, in locator cells
 ROW, COLS = 10, (20, 30, 40)

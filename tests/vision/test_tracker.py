@@ -1,8 +1,8 @@
 import pytest
 
 from referee_station.table.events import Clear, PlayCards
-from tests.vision.scripted import Reading, Script, run
 from referee_station.vision.tracker import TrackerConfig
+from tests.vision.scripted import Reading, Script, run
 
 PAIR = ("5s", "5h")
 STRAIGHT = ("3s", "4h", "5d", "6c", "7s")

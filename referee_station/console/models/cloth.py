@@ -1,4 +1,5 @@
-"""The cloth's zones for drawing on the table view, in cloth centimetres, from ``referee_station/calibration/cloth.json``.
+"""The cloth's zones for drawing on the table view, in cloth centimetres, from
+``referee_station/calibration/cloth.json``.
 
 South's play and discard areas are the layout's; the other seats' are South's rotated about the centre
 (East 90° counterclockwise, North 180°, West 270°). The screen runs along the SW–NE diagonal. A table's

@@ -95,7 +95,8 @@ class ConsoleModel:
         return event
 
     def pause(self, table: str) -> TimerControl:
-        """Pause ``table``'s clocks, or resume them when paused (the timer follows, referee_station/devices/PROTOCOL.md)."""
+        """Pause ``table``'s clocks, or resume them when paused (the timer follows,
+        referee_station/devices/PROTOCOL.md)."""
         model = self.table(table)
         event = TimerControl(t=model.now, action="pause" if model.paused_at is None else "resume")
         self.send.emit(table, event, self.referee)

@@ -8,12 +8,12 @@ from collections.abc import Sequence
 
 from PySide6.QtWidgets import QApplication
 
-from referee_station.station.live.feed import LiveTable
-from referee_station.station.live.hall import LiveHall
-from referee_station.station.live.runner import TableRunner
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.qt.engine import Engine
 from referee_station.console.qt.window import ConsoleWindow
+from referee_station.station.live.feed import LiveTable
+from referee_station.station.live.hall import LiveHall
+from referee_station.station.live.runner import TableRunner
 
 
 class ConsoleApp:

@@ -30,12 +30,12 @@ from PySide6.QtWidgets import (
 )
 
 from referee_station.console.models.i18n import tr
-from referee_station.event.clock import clock_text
 from referee_station.event.desk import EventDesk
 from referee_station.event.model import EventActionError, TableResult
 from referee_station.event.pairing import PairingError
 from referee_station.event.scoring import LEVELS
 from referee_station.event.standings import standings
+from referee_station.hall.clock import clock_text
 from referee_station.table.events import SIDES
 
 REFRESH_MS = 500

@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 from referee_station.console.models.cards import face
 from referee_station.console.models.i18n import tr
 from referee_station.console.qt.style import frame_image
-from referee_station.rules.cards import DECK
 from referee_station.deck.guided import ORDER, GuidedRegistration, GuidedStep
+from referee_station.rules.cards import DECK
 
 PUMP_MS = 30
 """GUI-side poll of the worker's queue (the camera gives a frame every ~33 ms at 30 fps)."""
@@ -85,7 +85,9 @@ class GuidedRunner(QObject):
                 self._steps.put((frame, step, len(self.guided.photos)))
                 if step.state == "done":
                     break
-        except OSError as err:  # the camera failed (referee_station.vision.capture.CaptureError): say so, don't die silently
+        except (
+            OSError
+        ) as err:  # the camera failed (referee_station.vision.capture.CaptureError): say so, don't die silently
             self.failure = str(err)
         self._steps.put(None)
 

@@ -17,11 +17,8 @@ import sys
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
-from referee_station.station.live.hall_feed import EvidenceUpdate, FeedItem, FeedWarning, HallFeed, StatusUpdate
-from referee_station.station.live.head_desk import HeadDesk, LoginResult, RulingResult
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
-from referee_station.station.live.update import TableUpdate
 from referee_station.console.qt.event_tab import EventTab
 from referee_station.console.qt.head_window import HeadWindow
 from referee_station.event.desk import EventDesk
@@ -29,6 +26,9 @@ from referee_station.hall.broker_url import BrokerURL
 from referee_station.hall.register import Register
 from referee_station.hall.subscriber import HeadConsole
 from referee_station.hall.topics import Envelope
+from referee_station.station.live.hall_feed import EvidenceUpdate, FeedItem, FeedWarning, HallFeed, StatusUpdate
+from referee_station.station.live.head_desk import HeadDesk, LoginResult, RulingResult
+from referee_station.station.live.update import TableUpdate
 from referee_station.table.events import Ruling
 
 PUMP_MS = 10

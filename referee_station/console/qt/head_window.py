@@ -15,12 +15,12 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QWidget
 
-from referee_station.station.live.head_desk import LoginResult, RulingResult
 from referee_station.console.models.alerts import AlertKey
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
 from referee_station.console.qt.alert_view import item_key
 from referee_station.console.qt.window import ConsoleWindow
+from referee_station.station.live.head_desk import LoginResult, RulingResult
 
 STATUS_MS = 8000
 TILES_MS = 1000

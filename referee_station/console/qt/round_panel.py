@@ -9,7 +9,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from referee_station.console.models.i18n import tr
-from referee_station.event.clock import clock_text
+from referee_station.hall.clock import clock_text
 from referee_station.station.orchestrator import Station
 from referee_station.station.round_gate import RoundGate
 from referee_station.table.events import SIDES, Sign

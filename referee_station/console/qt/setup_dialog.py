@@ -35,7 +35,7 @@ LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
 VARIANT_NAMES = (*VARIANTS, "V-5")
 
 CameraCheckStep = Callable[[tuple[str, ...]], list[str]]
-"""The test row's card codes → the camera check's report lines (``commands.check_camera.check_from_args``);
+"""The test row's card codes → the camera check's report lines (``station.camera_step.check_from_args``);
 raises ValueError or OSError saying what is wrong."""
 
 

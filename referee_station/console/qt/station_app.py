@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QMessageBox
 
-from referee_station.station.live.runner import table_update
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
 from referee_station.console.qt.engine import WorkerEngine
@@ -26,6 +25,7 @@ from referee_station.console.qt.round_panel import RoundPanel
 from referee_station.console.qt.setup_dialog import SetupDialog
 from referee_station.console.qt.window import ConsoleWindow
 from referee_station.log.station import ReplayMismatch
+from referee_station.station.live.runner import table_update
 from referee_station.station.loop import drive
 from referee_station.station.orchestrator import Step
 from referee_station.station.setup import MatchSetup
@@ -122,7 +122,7 @@ class StationApp:
 
     def check_camera(self, row: tuple[str, ...]) -> list[str]:
         """The setup step's camera check of this table (``check-camera`` over the station's options)."""
-        from referee_station.commands.check_camera import check_from_args
+        from referee_station.station.camera_step import check_from_args
 
         return check_from_args(self.args, row).lines()
 

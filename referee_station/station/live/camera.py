@@ -19,12 +19,12 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
+from referee_station.render.video import VideoRenderer, choreograph
 from referee_station.table.events import Record
 from referee_station.vision.calibrate import from_markers
 from referee_station.vision.layout import Layout
 from referee_station.vision.pipeline import CameraPipeline, ReadFrame, seen_by_camera
 from referee_station.vision.topview import top_view
-from referee_station.render.video import VideoRenderer, choreograph
 
 KEEP_SECONDS = 3.0
 """Frames kept for the console (the frame at a flag); the pipeline runs less than a second ahead."""

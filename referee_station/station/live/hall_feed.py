@@ -27,9 +27,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from referee_station.station.live.update import TableUpdate
 from referee_station.hall.evidence import Evidence, jpeg_frame
 from referee_station.hall.topics import Envelope
+from referee_station.station.live.update import TableUpdate
 from referee_station.table.corrections import CorrectingReferee
 from referee_station.table.events import EventError, Flag, Ruling, parse_line
 

@@ -1,4 +1,4 @@
-"""Shared fixture: a Python with torch (training and fine-tuning run in one; the station has none)."""
+"""Shared fixture: a Python with torch (training and a deck's fine-tuning run in one; the station has none)."""
 
 from __future__ import annotations
 

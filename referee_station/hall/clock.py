@@ -1,5 +1,7 @@
 """The round clock as data (R-MATCH-1, seed 003 六/十一): a station asks it whether a new deal
-may start, and the event asks it whether a pair is so late that it forfeits.
+may start, and the event (``referee_station.event.rules.forfeits_by_lateness``) whether a pair is so
+late that it forfeits. It lies with the hall, below the event, because the hall's bus carries it
+(``hall.rounds``) to the stations.
 
 Times are seconds on the event's clock (whatever the caller uses, the same for all); nothing here
 reads the wall clock."""
@@ -7,8 +9,6 @@ reads the wall clock."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from referee_station.event.rules import EventRules
 
 
 @dataclass(frozen=True)
@@ -58,11 +58,3 @@ def may_start_deal(clock: RoundClock, t: float, deals_started: int, max_deals: i
     if t >= clock.call_time:
         return DealDecision(False, f"R-MATCH-1: time was called at {clock.call_time:g}; no new deal starts")
     return DealDecision(True, f"R-MATCH-1: deal {deals_started + 1} of at most {max_deals}, time not called")
-
-
-def forfeits_by_lateness(clock: RoundClock, seated_at: float | None, t: float, rules: EventRules) -> bool:
-    """Seed 003 十一.3: a pair not seated ``late_forfeit_minutes`` after the start forfeits.
-
-    ``seated_at`` is when both players sat down (``None``: not yet); ``t`` is now."""
-    deadline = clock.start + rules.late_forfeit_minutes * 60
-    return (seated_at if seated_at is not None else t) >= deadline

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from referee_station.deck.crops import CODES, NONE, synth_crops
-from referee_station.render.drawn import draw_face
 from referee_station.deck.register import REPO, RegistrationError, _finetune
 from referee_station.deck.rendered import rendered_data
+from referee_station.render.drawn import draw_face
 from referee_station.vision.reader import MODELS_DIR, onnx_classifier, onnx_locator
 from referee_station.vision.strips import GRID_H, GRID_W, LOCATOR_STRIDE
 
@@ -60,7 +60,15 @@ def test_locator_finetuning_answers_the_decks_indices_more_strongly(models, pyth
     strips = {k: v for k, v in rendered_data(faces, 10, seed=1).items() if k.startswith("loc_")}
     held = rendered_data(faces, 3, seed=2)
     np.savez(tmp_path / "strips.npz", **strips)
-    cmd = [python, "-m", "referee_station.training.finetune", "--model", str(MODELS_DIR / "locator.onnx"), "--threads", "1"]
+    cmd = [
+        python,
+        "-m",
+        "referee_station.training.finetune",
+        "--model",
+        str(MODELS_DIR / "locator.onnx"),
+        "--threads",
+        "1",
+    ]
     cmd += ["--strips", str(tmp_path / "strips.npz"), "--out", str(tmp_path / "l.onnx"), "--epochs", "2"]
     subprocess.run(cmd, cwd=REPO, check=True, capture_output=True)
     before = anchor_heat(onnx_locator(str(MODELS_DIR / "locator.onnx")), held)
