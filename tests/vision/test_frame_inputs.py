@@ -71,15 +71,18 @@ def test_corners_outside_the_image_are_an_error(frame_jpeg: Path, capsys: pytest
 
 @pytest.mark.parametrize("table", ["../../../tmp/x", "/tmp/x", "a/b", "..", "cloth", "markers", "", "T" * 65])
 def test_calibrate_writes_only_inside_the_calibration_folder(
-    tmp_path: Path, frame_jpeg: Path, capsys: pytest.CaptureFixture[str], table: str
+    tmp_path: Path, frame_jpeg: Path, capsys: pytest.CaptureFixture[str], table: str, monkeypatch
 ) -> None:
-    before = sorted(TABLES_DIR.iterdir())
+    monkeypatch.chdir(tmp_path)  # the station's working folder, where calibration/ holds its tables
+    TABLES_DIR.mkdir()
+    (TABLES_DIR / "T1.json").write_text("{}")
+    before = sorted(tmp_path.rglob("*"))
     with pytest.raises(CalibrationError, match="cannot name a calibration file"):
         calibration_path(table)
     corners = CORNERS.replace(";", " ")
     assert main(["calibrate", "--image", str(frame_jpeg), "--table", table, "--corners", corners]) == 2
     assert "cannot name a calibration file" in capsys.readouterr().err
-    assert sorted(TABLES_DIR.iterdir()) == before
+    assert sorted(tmp_path.rglob("*")) == before
 
 
 def test_calibrate_refuses_corners_outside_the_image(frame_jpeg: Path, capsys: pytest.CaptureFixture[str]) -> None:
