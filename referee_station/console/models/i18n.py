@@ -71,6 +71,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "flag_cards": ("涉及的牌", "cards"),
     "flag_time": ("牌桌时间 {t:.1f} 秒 · 已等 {age:.0f} 秒", "table time {t:.1f} s · waiting {age:.0f} s"),
     "age_s": ("{age:.0f} 秒", "{age:.0f} s"),
+    # the deal replayed step by step (console/qt/replay_view.py)
+    "replay": ("复盘 (Ctrl+R)", "Replay (Ctrl+R)"),
+    "replay_back": ("◀ 上一步", "◀ Back"),
+    "replay_forward": ("下一步 ▶", "Forward ▶"),
+    "replay_step": ("第 {n}/{total} 步", "step {n}/{total}"),
+    "replay_at": ("牌桌时间 {t} 秒", "table time {t} s"),
+    "replay_ruling": ("裁决 #{flag}: {decision}", "ruling on #{flag}: {decision}"),
+    "replay_empty": ("本副尚无出牌", "no play in this deal yet"),
+    "replay_no_frame": ("此步无存档画面", "no frame stored for this step"),
     # ladder steps' reasons (table/ladder.py)
     "confirmed": ("确认", "confirmed"),
     "two warnings": ("两次警告", "two warnings"),
