@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
 from referee_station.console.live.hall_feed import EvidenceUpdate, FeedItem, FeedWarning, HallFeed, StatusUpdate
-from referee_station.console.live.head_desk import HeadDesk, LoginResult, RulingResult
+from referee_station.console.live.head_desk import HeadDesk, LoginResult, RulingResult, TimerResult
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
 from referee_station.console.models.update import TableUpdate
@@ -29,7 +29,7 @@ from referee_station.hall.broker_url import BrokerURL
 from referee_station.hall.register import Register
 from referee_station.hall.subscriber import HeadConsole
 from referee_station.hall.topics import Envelope
-from referee_station.table.events import Ruling
+from referee_station.table.events import Ruling, TimerControl
 
 PUMP_MS = 10
 """The GUI's look at the feed and the desk: adds at most this much to the flag-to-screen latency."""
@@ -103,10 +103,14 @@ class HeadApp(QObject):
                 self.window.login_answered(result)
             elif isinstance(result, RulingResult):
                 self.window.ruling_answered(result)
+            elif isinstance(result, TimerResult):
+                self.window.timer_answered(result)
 
     def _send(self, table: str, event: object, who: str) -> None:
         if isinstance(event, Ruling):  # the head's window offers no manual entry
             self.desk.rule(table, event)
+        elif isinstance(event, TimerControl):  # pause / resume / add time: to the table's timer
+            self.desk.timer(table, event)
 
     def stop(self) -> None:
         """Send the rulings asked for, store what was received, close (safe to call twice)."""
