@@ -28,7 +28,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from referee_station.station.director import DealDirector
-from referee_station.station.health import CameraState, CameraWatch, Notice
+from referee_station.station.health import SEATS_BACK, SEATS_OFFLINE, CameraState, CameraWatch, Notice
 from referee_station.station.round_gate import RoundGate
 from referee_station.station.setup import MatchSetup
 from referee_station.table.corrections import CorrectingReferee
@@ -307,7 +307,7 @@ class Station:
         if ok == self._seats_ok:
             return []
         self._seats_ok = ok
-        text = "seat units back" if ok else "seat units offline: passes and reports are not heard; enter them by hand"
+        text = SEATS_BACK if ok else SEATS_OFFLINE
         return [Notice(t, "seats", "ok" if ok else "offline", text)]
 
     def health(self) -> dict[str, bool]:

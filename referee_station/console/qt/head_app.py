@@ -136,7 +136,7 @@ def land(model: ConsoleModel, window: HeadWindow, items: list[FeedItem]) -> None
             model.table(item.table).online = item.online
             connection_changed = True
         elif isinstance(item, FeedWarning):
-            warnings.append((item.table, item.t, item.text))
+            warnings.append((item.table, item.t, item.message))
     if connection_changed:  # a station's last will shows on its tile now, not at the grid's next tick
         window.hall.refresh()
     if warnings:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget
 
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
+from referee_station.console.models.messages import Message, say
 from referee_station.console.models.replay import DealReplay
 from referee_station.console.qt.alert_view import AlertView, item_key
 from referee_station.console.qt.correction_view import CorrectionView
@@ -66,7 +67,7 @@ class ConsoleWindow(QMainWindow):
         self.replay = ReplayDialog(model.lang, self)
         self.replays: dict[str, DealReplay] = {}
         self.selected: str | None = None
-        self.warnings: list[tuple[str, float, str]] = []
+        self.warnings: list[tuple[str, float, Message | str]] = []
         self.warning = QLabel()
         self.warning.setStyleSheet("color: #b71c1c; font-weight: bold")
         self.statusBar().addPermanentWidget(self.warning)
@@ -121,13 +122,20 @@ class ConsoleWindow(QMainWindow):
             self.replays[table] = DealReplay(self.model.table(table), flag_frame)
         self.replay.open_table(self.replays[table])
 
-    def show_warnings(self, warnings: list[tuple[str, float, str]]) -> None:
+    def show_warnings(self, warnings: list[tuple[str, float, Message | str]]) -> None:
         """Camera warnings stay in the status bar (the latest shown, all in its tooltip): a moved camera
-        or a wrong deck profile concerns every later read, not one flag."""
+        or a wrong deck profile concerns every later read, not one flag. Each is kept as said (a
+        message, or the station's logged text) and written in the language of the moment."""
         self.warnings += warnings
-        table, when, text = self.warnings[-1]
-        self.warning.setText(f"⚠ {table} {when:.1f}s: {text}")
-        self.warning.setToolTip("\n".join(f"{t} {w:.1f}s: {x}" for t, w, x in self.warnings))
+        self._show_warnings()
+
+    def _show_warnings(self) -> None:
+        if not self.warnings:
+            return
+        lang = self.model.lang
+        table, when, said = self.warnings[-1]
+        self.warning.setText(f"⚠ {table} {when:.1f}s: {say(said, lang)}")
+        self.warning.setToolTip("\n".join(f"{t} {w:.1f}s: {say(x, lang)}" for t, w, x in self.warnings))
 
     def feeds_ended(self) -> None:
         """Every table's feed is over; flags can still be ruled and sheets exported."""
@@ -142,6 +150,7 @@ class ConsoleWindow(QMainWindow):
         self.table_view.retranslate(lang)
         self.replay_action.setText(tr("replay", lang))
         self.replay.retranslate(lang)
+        self._show_warnings()
         for view, key in (
             (self.register, "register"),
             (self.manual, "manual"),
