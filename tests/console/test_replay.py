@@ -111,3 +111,20 @@ def test_the_replay_window_steps_with_the_keys_and_draws_the_frame(qtbot):
     model.set_language("en")
     assert "step " in dialog.step_label.text() and "第" not in dialog.step_label.text()
     dialog.close()
+
+
+def test_the_head_console_replays_a_table_from_the_hall_with_the_flags_evidence(qtbot):
+    from tests.console.test_head_window import head_window
+
+    model, window, _sent = head_window(qtbot)
+    evidence = StampedCamera().frame(2.0)  # flag #1's frame, come over the hall after its flag
+    assert model.alerts.attach_frame(("T1", 1), evidence)
+    window.select("T1")
+    window.replay_action.trigger()
+    replay = window.replays["T1"]
+    assert [s.update.event.seat for s in replay.steps[:2]] == ["S", "N"]
+    assert frame_time(window.replay.table_view.model.frame) == 2.0  # the flag's evidence, no frame of its own
+    replay.go(2)  # E's eight threes: the hall carries no frame of a play
+    assert window.replay.table_view.model.frame is None and "此步无存档画面" in window.replay.step_label.text()
+    assert window.replay.table_view.model.deal["counts"]["E"] == 19
+    window.replay.close()
