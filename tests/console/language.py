@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from referee_station.table.offences import OFFENCES
+
 TAG = re.compile(r"<[^>]+>")
 WORD = re.compile(r"[A-Za-z][A-Za-z'’]+")
 HAN = re.compile(r"[\u3400-\u9fff]")
@@ -29,6 +31,8 @@ ALLOWED_IN_ZH = frozenset(
 )
 """ASCII words a Chinese screen may show: keys, file types, the jokers' codes, the language switch."""
 CODE = re.compile(r"^(R|V)-[A-Z0-9-]+$|^T\d+$")
+RULE_IDS = frozenset(spec.rule for spec in OFFENCES.values())
+"""Rule ids not of the R- form (``EVENTS``: a record that breaks the event contract)."""
 QUOTED = re.compile(r"'[^']*'|「[^」]*」")
 """What the referee typed, echoed back: theirs, in whatever language."""
 SWITCH = "中文"
@@ -87,6 +91,6 @@ def foreign(window: QWidget, lang: str) -> list[tuple[str, str, str]]:
             continue
         for token in re.split(r"[\s,;:()（）·/|\[\]{}]+", text):
             for m in WORD.finditer(token):
-                if m.group() not in ALLOWED_IN_ZH and not CODE.match(token.strip(".:")):
+                if m.group() not in ALLOWED_IN_ZH | RULE_IDS and not CODE.match(token.strip(".:")):
                     found.append((where, m.group(), text))
     return found

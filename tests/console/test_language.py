@@ -37,6 +37,7 @@ def test_the_station_console_speaks_one_language_at_a_time(qtbot):
     window.select("T1")
     window.alerts.list.setCurrentItem(window.alerts.list.topLevelItem(0))
     window.show_warnings([("T1", 12.0, REMEDY[CameraState.LOST].format(s=3))])
+    window.feeds_ended()  # the status line, kept and rewritten on a switch
     assert not window.manual.enter("E 3s Xz")  # a bad card code: the event parser's words
     assert every_tab(qtbot, window, "zh") == []
     assert "摄像头无画面：3 秒" in window.warning.text() and "牌码 'Xz' 无法识别" in window.manual.message.text()

@@ -126,6 +126,8 @@ class TableModel:
         self.health = dict(update.health)
         if update.frame is not None:
             self.frame = update.frame
+        if isinstance(ev, MatchStart):  # a new match (a new station log at the head): its replay starts here
+            self.inputs, self.frames = [], {}
         if update.frame is not None:
             self.frames[len(self.inputs)] = frame_jpeg(update.frame)
         self.inputs.append((ev, update.who))

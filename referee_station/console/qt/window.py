@@ -67,6 +67,7 @@ class ConsoleWindow(QMainWindow):
         self.replay = ReplayDialog(model.lang, self)
         self.replays: dict[str, DealReplay] = {}
         self.selected: str | None = None
+        self.ended = False
         self.warnings: list[tuple[str, float, Message | str]] = []
         self.warning = QLabel()
         self.warning.setStyleSheet("color: #b71c1c; font-weight: bold")
@@ -138,7 +139,9 @@ class ConsoleWindow(QMainWindow):
         self.warning.setToolTip("\n".join(f"{t} {w:.1f}s: {say(x, lang)}" for t, w, x in self.warnings))
 
     def feeds_ended(self) -> None:
-        """Every table's feed is over; flags can still be ruled and sheets exported."""
+        """Every table's feed is over; flags can still be ruled and sheets exported (kept, so a
+        language switch rewrites it)."""
+        self.ended = True
         self.statusBar().showMessage(tr("feeds_ended", self.model.lang))
 
     def toggle_language(self) -> None:
@@ -151,6 +154,8 @@ class ConsoleWindow(QMainWindow):
         self.replay_action.setText(tr("replay", lang))
         self.replay.retranslate(lang)
         self._show_warnings()
+        if self.ended:
+            self.statusBar().showMessage(tr("feeds_ended", lang))
         for view, key in (
             (self.register, "register"),
             (self.manual, "manual"),
