@@ -20,7 +20,8 @@ up. Guarantees, and why:
 - A retained ``status`` says online; the last will (retained) says offline when the connection dies.
 - The round clock arrives retained on the hall's ``round`` topic (``hall.rounds``); the link keeps
   the latest (:attr:`StationLink.round_call`) for the station's round gate and console.
-- Rulings arrive from the head on the table's ``rulings`` topic. The link only queues them; the
+- Rulings arrive from the head on the table's ``rulings`` topic, and pauses / added time on its
+  ``timer`` topic (a ruling pending: the countdowns stop on the timer). The link only queues them; the
   station's own thread applies them (:meth:`StationLink.apply`), so the referee and the log keep one
   writer. A command applied once is never applied again (``Outbox.applied``).
 
@@ -45,8 +46,17 @@ from referee_station.hall.broker_url import BrokerURL, connect, make_client
 from referee_station.hall.evidence import Evidence
 from referee_station.hall.outbox import Outbox, Pending, PendingFrame
 from referee_station.hall.rounds import RoundCall, RoundCallError, round_topic
-from referee_station.hall.topics import Envelope, RulingCommand, TopicError, channel_of, encode_json, record_id, topic
-from referee_station.table.events import Ruling
+from referee_station.hall.topics import (
+    Envelope,
+    RulingCommand,
+    TimerCommand,
+    TopicError,
+    channel_of,
+    encode_json,
+    record_id,
+    topic,
+)
+from referee_station.table.events import Record, Ruling
 
 RESEND_AFTER_S = 10.0
 """A record sent but not acked this long is sent again (the head or the broker lost it)."""
@@ -91,7 +101,7 @@ class StationLink:
         """The latest round the head announced (retained topic), read by ``station.round_gate``."""
         self.round_error: str | None = None
         """Why the last round message was refused; the last good one stays."""
-        self._rulings: queue.Queue[RulingCommand] = queue.Queue()
+        self._rulings: queue.Queue[RulingCommand | TimerCommand] = queue.Queue()
         self._connected = threading.Event()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -137,17 +147,18 @@ class StationLink:
         else:
             self._wake.set()
 
-    def take_rulings(self) -> list[RulingCommand]:
-        """Ruling commands received from the head and not applied yet, oldest first."""
-        out: list[RulingCommand] = []
+    def take_rulings(self) -> list[RulingCommand | TimerCommand]:
+        """Ruling and timer commands received from the head and not applied yet, oldest first."""
+        out: list[RulingCommand | TimerCommand] = []
         while True:
             try:
                 out.append(self._rulings.get_nowait())
             except queue.Empty:
                 return out
 
-    def apply(self, command: RulingCommand, t: float, submit: Callable[[Ruling], Any]) -> bool:
-        """Feed a head ruling to the station as an EVENTS.md ``ruling`` at table time ``t``.
+    def apply(self, command: RulingCommand | TimerCommand, t: float, submit: Callable[[Record], Any]) -> bool:
+        """Feed a head ruling to the station as an EVENTS.md ``ruling`` (a timer command as a ``timer``)
+        at table time ``t``.
 
         ``submit`` is the station's own (it feeds the referee and logs atomically). Returns False for
         a copy of a command already applied. The record is tied to the command (``cause``) before
@@ -155,8 +166,12 @@ class StationLink:
         with self._send_lock:
             if self.outbox.applied(command.id):
                 return False
-            submit(Ruling(t=t, flag=command.flag, decision=command.decision, stop_next=command.stop_next))
-            self.outbox.mark_applied(command.id, self.outbox.last_seq("ruling"))
+            if isinstance(command, TimerCommand):
+                event: Record = command.record(t)
+            else:
+                event = Ruling(t=t, flag=command.flag, decision=command.decision, stop_next=command.stop_next)
+            submit(event)
+            self.outbox.mark_applied(command.id, self.outbox.last_seq(event.TYPE))
         self.flush()
         return True
 
@@ -302,8 +317,8 @@ class StationLink:
             client.disconnect()  # a wrong login does not get better by retrying
             return
         self.refused = None
-        client.subscribe([(topic(self.hall, self.table, "rulings"), 1), (topic(self.hall, self.table, "acks"), 1),
-                          (round_topic(self.hall), 1)])  # fmt: skip
+        client.subscribe([(topic(self.hall, self.table, "rulings"), 1), (topic(self.hall, self.table, "timer"), 1),
+                          (topic(self.hall, self.table, "acks"), 1), (round_topic(self.hall), 1)])  # fmt: skip
         client.publish(topic(self.hall, self.table, "status"), self._status("online"), qos=1, retain=True)
         self._reset = True
         self._connected.set()
@@ -323,8 +338,9 @@ class StationLink:
                 self._on_ack(message.payload)
             elif message.topic == round_topic(self.hall):
                 self.round_call, self.round_error = RoundCall.decode(message.payload), None
-            elif channel == "rulings":
-                command = RulingCommand.decode(message.payload)
+            elif channel in ("rulings", "timer"):
+                decode = RulingCommand.decode if channel == "rulings" else TimerCommand.decode
+                command = decode(message.payload)
                 if not self.outbox.applied(command.id):
                     self._rulings.put(command)
         except RoundCallError as err:

@@ -58,6 +58,7 @@ from referee_station.hall.topics import (
     Envelope,
     Quarantined,
     RulingCommand,
+    TimerCommand,
     TopicError,
     channel_of,
     check_name,
@@ -204,6 +205,20 @@ class HeadConsole:
             raise ValueError(f"flag must be a flag id 1..{FLAG_MAX}, got {flag!r}")
         command = RulingCommand(str(uuid.uuid4()), flag, decision, session.referee, stop_next, time.time())
         self.register.add_ruling(self.hall, table, command)  # audited only once nothing can refuse it
+        self._client.publish(name, command.encode(), qos=1)
+        return command
+
+    def timer(
+        self, session: Session | None, table: str, action: str, seat: str | None = None, seconds: float | None = None
+    ) -> TimerCommand:
+        """Pause or resume a table's clocks, or give a seat more time (EVENTS.md ``timer``): the station
+        feeds it to its referee, which stops the countdowns on the table's timer (``Pause``, 0x14).
+        Not kept in the register: the station's logged ``timer`` record is the audit, and a command
+        for a station that is offline is lost (a pause matters while the table plays)."""
+        if session is None or self._sessions.get(session.token) != session:
+            raise LoginError("log in as a referee before pausing a table or adding time")
+        name = topic(self.hall, table, "timer")  # TopicError on a table name that is no topic level
+        command = TimerCommand(str(uuid.uuid4()), action, session.referee, seat, seconds, time.time())
         self._client.publish(name, command.encode(), qos=1)
         return command
 

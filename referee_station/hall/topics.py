@@ -16,6 +16,7 @@ Topics (``hall`` and ``table`` are single topic levels, no ``/ + #``)::
     guandan/<hall>/<table>/status    station -> head   retained; last will "offline"
     guandan/<hall>/<table>/evidence  station -> head   a flag's camera frame (``hall.evidence``)
     guandan/<hall>/<table>/rulings   head -> station   a referee's ruling on a flag
+    guandan/<hall>/<table>/timer     head -> station   pause / resume the table's clocks, add time to a seat
     guandan/<hall>/<table>/acks      head -> station   seqs now safely in the register
     guandan/<hall>/round             head -> stations  retained; the round clock (``hall.rounds``)
     guandan/<hall>/<table>/assignment head -> station  retained; the sides assigned (``hall.assignment``)
@@ -29,12 +30,12 @@ import re
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
-from referee_station.table.events import RECORD_TYPES, EventError, parse_line
+from referee_station.table.events import RECORD_TYPES, EventError, TimerControl, parse_line
 
 ROOT = "guandan"
 STATION_CHANNELS: tuple[str, ...] = ("events", "flags", "results", "clocks", "status", "evidence")
 """What a station may publish (the ACL grants exactly these)."""
-HEAD_CHANNELS: tuple[str, ...] = ("rulings", "acks", "assignment")
+HEAD_CHANNELS: tuple[str, ...] = ("rulings", "timer", "acks", "assignment")
 """What only the head console may publish; a station reads its own."""
 
 CHANNEL_OF_TYPE: dict[str, str] = {
@@ -250,6 +251,46 @@ class RulingCommand:
             return cls(**obj)
         except TypeError as err:
             raise TopicError(f"not a ruling command: {err}") from err
+
+
+@dataclass(frozen=True)
+class TimerCommand:
+    """The head referee pauses, resumes or adds time at a table (EVENTS.md ``timer``), on its way
+    there. Like a ruling, the station stamps it with its own clock when it applies it, and ``id``
+    lets it drop a resent copy. Checked whole when made and when decoded (``TopicError``)."""
+
+    id: str
+    action: str
+    referee: str
+    seat: str | None = None
+    seconds: float | None = None
+    sent_at: float = 0.0
+
+    def __post_init__(self) -> None:
+        try:
+            self.record(0.0)
+        except EventError as err:
+            raise TopicError(f"not a timer command: {err}") from err
+
+    def record(self, t: float) -> TimerControl:
+        """The ``timer`` input the station feeds at table time ``t``."""
+        body: dict[str, Any] = {"t": t, "type": "timer", "action": self.action}
+        if self.action == "add":
+            body |= {"seat": self.seat, "seconds": self.seconds}
+        elif self.seat is not None or self.seconds is not None:
+            raise EventError(f"timer: {self.action} takes no seat or seconds")
+        return TimerControl.from_json(body)
+
+    def encode(self) -> bytes:
+        return json.dumps(asdict(self), ensure_ascii=False, separators=(",", ":")).encode()
+
+    @classmethod
+    def decode(cls, payload: bytes) -> TimerCommand:
+        obj = _load(payload)
+        try:
+            return cls(**obj)
+        except TypeError as err:
+            raise TopicError(f"not a timer command: {err}") from err
 
 
 STATION_STATES: tuple[str, ...] = ("online", "offline")

@@ -10,12 +10,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from referee_station.log.jsonl import LineError, NumberedRecord, iter_lines, read_jsonl
 from referee_station.log.store import EventStore, is_sqlite
 from referee_station.table.config import RulesConfig
 from referee_station.table.corrections import CorrectingReferee
-from referee_station.table.events import Output
+from referee_station.table.events import Output, Record
+
+
+@dataclass(frozen=True)
+class ReplayedInput:
+    """One input fed again: its line, the record, what the referee said and its state after it."""
+
+    line: int
+    record: Record
+    outputs: tuple[Output, ...]
+    snapshot: dict[str, Any]
 
 
 class LogNotFound(ValueError):
@@ -65,3 +76,15 @@ def replay(
     for item in inputs:
         for output in referee.feed(item.record):
             yield item.line, output
+
+
+def replay_states(inputs: Iterable[NumberedRecord], config: RulesConfig | None = None) -> Iterator[ReplayedInput]:
+    """Feed the inputs, in order, to a fresh referee; yield each with its outputs and the state after it.
+
+    What a step-by-step replay of a deal shows (the consoles' replay view): the state comes from the
+    log alone, never from what a console remembered.
+    """
+    referee = CorrectingReferee(config)
+    for item in inputs:
+        outputs = tuple(referee.feed(item.record))
+        yield ReplayedInput(item.line, item.record, outputs, referee.snapshot())

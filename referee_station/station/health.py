@@ -45,6 +45,10 @@ REMEDY = {
     CameraState.MOVED: "camera moved: the markers are off their place; put it back or recalibrate",
 }
 
+SEATS_BACK = "seat units back"
+SEATS_OFFLINE = "seat units offline: passes and reports are not heard; enter them by hand"
+"""The seat units' notices as logged (``health`` lines, made by the orchestrator)."""
+
 
 @dataclass(frozen=True)
 class Notice:

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from referee_station.station.director import DealDirector
-from referee_station.station.health import CameraState, CameraWatch, Notice
+from referee_station.station.health import SEATS_BACK, SEATS_OFFLINE, CameraState, CameraWatch, Notice
 from referee_station.station.round_gate import RoundGate
 from referee_station.station.setup import MatchSetup
 from referee_station.table.corrections import CorrectingReferee
@@ -40,7 +40,6 @@ from referee_station.table.events import (
     Output,
     PlayCards,
     Record,
-    Ruling,
     TimerControl,
 )
 from referee_station.vision.pipeline import CameraPipeline, InputMerge
@@ -115,7 +114,7 @@ class Hall(Protocol):
 
     def take_rulings(self) -> list[Any]: ...
 
-    def apply(self, command: Any, t: float, submit: Callable[[Ruling], Any]) -> bool: ...
+    def apply(self, command: Any, t: float, submit: Callable[[Record], Any]) -> bool: ...
 
 
 class BareReferee:
@@ -256,6 +255,9 @@ class Station:
                 if self.round_gate.holds(event, state):
                     continue
             self._route(event, source, who, fed)
+        if self.hall is not None:  # the head's rulings and timer commands, every step: a pause from the
+            for command in self.hall.take_rulings():  # head must not wait for the table's next event
+                self.hall.apply(command, self.now, lambda event: self._submit(event, Source.HALL, "head", fed))
         if self.round_gate is not None:
             notices += self.round_gate.notices(t)
         return Step(t, tuple(fed), tuple(notices), self.health(), None if self.camera is None else self.camera.state)
@@ -269,9 +271,6 @@ class Station:
                 self._submit(before, Source.STATION, "station", fed)
             event = self.director.convert(event, self.referee.snapshot())
         self._submit(event, source, who, fed)
-        if self.hall is not None:  # the head's rulings, between two events
-            for command in self.hall.take_rulings():
-                self.hall.apply(command, self.now, lambda ruling: self._submit(ruling, Source.HALL, "head", fed))
 
     def _submit(self, event: Record, source: Source, who: str, fed: list[Fed]) -> None:
         outputs = tuple(self.sink.submit(event))
@@ -308,7 +307,7 @@ class Station:
         if ok == self._seats_ok:
             return []
         self._seats_ok = ok
-        text = "seat units back" if ok else "seat units offline: passes and reports are not heard; enter them by hand"
+        text = SEATS_BACK if ok else SEATS_OFFLINE
         return [Notice(t, "seats", "ok" if ok else "offline", text)]
 
     def health(self) -> dict[str, bool]:

@@ -23,6 +23,10 @@ DEAL_EVENTS = (DealStart, Tribute, Return, PlayCards, Pass, Report)
 """What belongs to a deal; after the call only the deal in progress takes them."""
 
 
+TIME_CALLED = "R-MATCH-1: time was called; no new deal starts"
+"""The round gate's notice as the station says it; the consoles show it in their language."""
+
+
 class RoundSource(Protocol):
     """Where the latest announcement comes from (``hall.publisher.StationLink``)."""
 
@@ -94,4 +98,4 @@ class RoundGate:
         if not self.held or self._noticed:
             return []
         self._noticed = True
-        return [Notice(t, "round", "warning", "R-MATCH-1: time was called; no new deal starts")]
+        return [Notice(t, "round", "warning", TIME_CALLED)]

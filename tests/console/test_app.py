@@ -44,5 +44,7 @@ def test_a_camera_warning_stays_in_the_status_bar(qtbot, tmp_path):
     app.start()
     qtbot.waitUntil(lambda: bool(app.window.warning.text()), timeout=60_000)
     assert app.window.warning.text().startswith("⚠ T1 ")
+    assert "牌具档案 'generic' 与桌上的牌不符" in app.window.warning.text()  # the Chinese UI's words (issue #29)
+    app.model.set_language("en")
     assert "deck profile 'generic' does not match" in app.window.warning.text()
     app.stop()

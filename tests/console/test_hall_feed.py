@@ -10,9 +10,9 @@ import time
 import numpy as np
 import pytest
 
+from referee_station.console.hall_feed import EvidenceUpdate, FeedWarning, HallFeed
 from referee_station.console.models.console import ConsoleModel
 from referee_station.hall.evidence import Evidence, EvidenceError, frame_jpeg, jpeg_frame
-from referee_station.station.live.hall_feed import EvidenceUpdate, FeedWarning, HallFeed
 from referee_station.station.live.update import TableUpdate
 from referee_station.table.events import Ruling
 from referee_station.table.referee import TableReferee
@@ -53,7 +53,7 @@ def test_copies_are_dropped_and_a_late_or_different_record_is_reported() -> None
     for envelope in sent[13 : sent.index(wrong)]:
         feed.record(envelope)
     feed.record(dataclasses.replace(wrong, body=wrong.body.replace('"t":', '"x":1,"t":')))
-    texts = [i.text for i in feed.take() if isinstance(i, FeedWarning)]
+    texts = [i.message.text("en") for i in feed.take() if isinstance(i, FeedWarning)]
     assert any("arrived after later ones" in t and ":12" in t for t in texts), texts
     assert any(f"output {wrong.seq}" in t and "differs" in t for t in texts), texts
 

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import cv2
 
+from referee_station.console.hall_feed import HallFeed
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.qt.head_app import land
 from referee_station.console.qt.head_window import HeadWindow
 from referee_station.hall.evidence import Evidence, frame_jpeg
 from referee_station.render.video import VideoRenderer, choreograph
 from referee_station.sim.match import simulate
-from referee_station.station.live.hall_feed import HallFeed
 from referee_station.station.live.head_desk import LoginResult
 from referee_station.table.events import Flag, parse_line
 from referee_station.vision.topview import top_view

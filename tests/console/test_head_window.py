@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from referee_station.console.hall_feed import HallFeed
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.qt.head_app import land
 from referee_station.console.qt.head_window import HeadWindow
 from referee_station.hall.topics import RulingCommand
-from referee_station.station.live.hall_feed import HallFeed
 from referee_station.station.live.head_desk import LoginResult, RulingResult
 from tests.console.helpers import envelopes, one_deal_with_flags, shown_active, two_warnings
 

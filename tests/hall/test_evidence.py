@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from referee_station.console.hall_feed import HallFeed
 from referee_station.console.models.console import ConsoleModel
 from referee_station.hall.auth import hash_referee
 from referee_station.hall.broker_url import BrokerURL
@@ -17,7 +18,6 @@ from referee_station.hall.publisher import StationLink
 from referee_station.hall.register import Register
 from referee_station.hall.subscriber import HeadConsole
 from referee_station.hall.topics import RulingCommand, topic
-from referee_station.station.live.hall_feed import HallFeed
 from referee_station.station.live.update import TableUpdate
 from referee_station.table.events import Ruling
 from referee_station.table.referee import TableReferee

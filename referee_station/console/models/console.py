@@ -94,16 +94,21 @@ class ConsoleModel:
         self.send.emit(table, event, self.referee)
         return event
 
-    def pause(self, table: str) -> TimerControl:
+    def pause(self, table: str) -> TimerControl | None:
         """Pause ``table``'s clocks, or resume them when paused (the timer follows,
-        referee_station/devices/PROTOCOL.md)."""
+        referee_station/devices/PROTOCOL.md); ``None``, and nothing sent, when ``may_rule`` refuses (the
+        head console before a login)."""
+        if not self.may_rule():
+            return None
         model = self.table(table)
         event = TimerControl(t=model.now, action="pause" if model.paused_at is None else "resume")
         self.send.emit(table, event, self.referee)
         return event
 
-    def add_time(self, table: str, seat: str, seconds: float = ADD_SECONDS) -> TimerControl:
-        """Give ``seat`` at ``table`` more time on its running clock."""
+    def add_time(self, table: str, seat: str, seconds: float = ADD_SECONDS) -> TimerControl | None:
+        """Give ``seat`` at ``table`` more time on its running clock (``None`` when ``may_rule`` refuses)."""
+        if not self.may_rule():
+            return None
         event = TimerControl(t=self.table(table).now, action="add", seat=seat, seconds=seconds)
         self.send.emit(table, event, self.referee)
         return event

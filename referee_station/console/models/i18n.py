@@ -71,6 +71,41 @@ STRINGS: dict[str, tuple[str, str]] = {
     "flag_cards": ("涉及的牌", "cards"),
     "flag_time": ("牌桌时间 {t:.1f} 秒 · 已等 {age:.0f} 秒", "table time {t:.1f} s · waiting {age:.0f} s"),
     "age_s": ("{age:.0f} 秒", "{age:.0f} s"),
+    # the deal replayed step by step (console/qt/replay_view.py)
+    "replay": ("复盘 (Ctrl+R)", "Replay (Ctrl+R)"),
+    "replay_back": ("◀ 上一步", "◀ Back"),
+    "replay_forward": ("下一步 ▶", "Forward ▶"),
+    "replay_step": ("第 {n}/{total} 步", "step {n}/{total}"),
+    "replay_at": ("牌桌时间 {t} 秒", "table time {t} s"),
+    # manual entry's parse errors (console/models/manual.py)
+    "entry_need_seat": ("需要座位和动作，收到 「{text}」", "need a seat and an action, got '{text}'"),
+    "entry_unknown_seat": ("未知座位 「{word}」；请用 东 南 西 北 或 E S W N", "unknown seat '{word}'; use E S W N"),
+    "entry_report_number": ("报牌需要一个张数，收到 「{got}」", "a report needs one number of cards, got '{got}'"),
+    "entry_one_card": ("{action}需要恰好一张牌，收到 「{got}」", "a {action} needs exactly one card, got '{got}'"),
+    "entry_pass_alone": ("不要后面不能跟内容，收到 「{got}」", "a pass takes nothing after it, got '{got}'"),
+    # the head's feed of a table (station/live/hall_feed.py)
+    "feed_late": (
+        "记录 {id} 晚于其后的记录到达，未显示；登记库中有",
+        "record {id} arrived after later ones and is not shown; the register has it",
+    ),
+    "feed_unreadable": ("记录 {id} 无法读取: {error}", "record {id} unreadable: {error}"),
+    "feed_not_followed": ("记录 {id} 无法跟进: {error}", "record {id} could not be followed: {error}"),
+    "feed_bad_frame": ("警报 #{flag} 的画面不是可读的 JPEG", "the frame of flag {flag} is not a readable JPEG"),
+    "feed_new_log": (
+        "牌桌换了新日志 {log}（原 {was}）：重新跟进",
+        "a new station log {log} (was {was}): the table is followed afresh",
+    ),
+    "feed_missing_outputs": (
+        "记录 {seq} 之前牌桌的 {n} 条输出未到",
+        "{n} outputs of the station before record {seq} did not arrive",
+    ),
+    "feed_differs": (
+        "牌桌输出 {seq}（{type}）与总裁判台按其输入重算的不同",
+        "the station's output {seq} ({type}) differs from the head's replay of its inputs",
+    ),
+    "replay_ruling": ("裁决 #{flag}: {decision}", "ruling on #{flag}: {decision}"),
+    "replay_empty": ("本副尚无出牌", "no play in this deal yet"),
+    "replay_no_frame": ("此步无存档画面", "no frame stored for this step"),
     # ladder steps' reasons (table/ladder.py)
     "confirmed": ("确认", "confirmed"),
     "two warnings": ("两次警告", "two warnings"),
@@ -186,6 +221,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "login_failed": ("登录失败: {error}", "login failed: {error}"),
     "checking": ("核对中…", "checking…"),
     "ruling_sent": ("裁决已发往 {table}: #{flag} {decision}", "ruling sent to {table}: #{flag} {decision}"),
+    "timer_sent": ("已发往 {table}: {action}", "sent to {table}: {action}"),
+    "timer_not_sent": ("未发出 ({table}): {error}", "not sent ({table}): {error}"),
+    "timer_pause": ("暂停计时", "pause the clocks"),
+    "timer_resume": ("继续计时", "resume the clocks"),
+    "timer_add": ("加时", "add time"),
     "ruling_not_sent": ("裁决未发出 ({table} #{flag}): {error}", "ruling not sent ({table} #{flag}): {error}"),
     "next_table": ("下一桌 (Ctrl+PgDown)", "Next table (Ctrl+PgDown)"),
     "previous_table": ("上一桌 (Ctrl+PgUp)", "Previous table (Ctrl+PgUp)"),

@@ -13,11 +13,11 @@ R-REPORT-1, R-TRIB). Accepted forms, seat first (E S W N or 东 南 西 北)::
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from referee_station.console.models.cards import card_text, face
 from referee_station.console.models.i18n import tr
+from referee_station.console.models.messages import Message
 from referee_station.table.events import EventError, PlayCards, Record, Report, TimerControl, Tribute, parse_record
 
 SEAT_WORDS = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "南": "S", "西": "W", "北": "N"}
@@ -43,27 +43,25 @@ MAX_COPIES = 2
 """Two decks: no play can hold a third copy of a face (R-CARD-1)."""
 
 
+Refusal = Message
+"""Why an entry cannot have happened at its table."""
+
+
 class ManualEntryError(EventError):
-    """The typed entry is not one of the accepted forms; the message says which part is wrong."""
+    """The typed entry is not one of the accepted forms; ``message`` says which part is wrong, in
+    the console's language (the exception's text is the English)."""
 
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why an entry cannot have happened at its table: an i18n key and its values."""
-
-    key: str
-    values: dict[str, Any] = field(default_factory=dict)
-
-    def text(self, lang: str = "zh") -> str:
-        values = {k: tr(v, lang) if k == "seat" else v for k, v in self.values.items()}
-        return tr(self.key, lang, **values)
+    def __init__(self, message: Message) -> None:
+        super().__init__(message.text("en"))
+        self.message = message
 
 
 class EntryRefused(ManualEntryError):
     """A well-formed entry that the table's state makes impossible; nothing is sent (issue #29)."""
 
     def __init__(self, table: str, refusal: Refusal) -> None:
-        super().__init__(f"{table}: {refusal.text('en')}")
+        super().__init__(refusal)
+        self.args = (f"{table}: {refusal.text('en')}",)
         self.table = table
         self.refusal = refusal
 
@@ -90,10 +88,10 @@ def parse_entry(text: str, t: float) -> Record:
     """Turn a typed entry into the input event it stands for, at table time ``t``."""
     words = text.replace("，", " ").replace(",", " ").split()
     if len(words) < 2:
-        raise ManualEntryError(f"need a seat and an action, got {text!r}")
+        raise ManualEntryError(Message("entry_need_seat", {"text": text}))
     seat = SEAT_WORDS.get(words[0].upper() if words[0].isascii() else words[0])
     if seat is None:
-        raise ManualEntryError(f"unknown seat {words[0]!r}; use E S W N or 东 南 西 北")
+        raise ManualEntryError(Message("entry_unknown_seat", {"word": words[0]}))
     action = ACTION_WORDS.get(words[1].lower() if words[1].isascii() else words[1])
     rest = words[2:] if action else words[1:]
     action = action or "play"
@@ -102,14 +100,14 @@ def parse_entry(text: str, t: float) -> Record:
         record["cards"] = rest
     elif action == "report":
         if len(rest) != 1 or not rest[0].isdigit():
-            raise ManualEntryError(f"a report needs one number of cards, got {' '.join(rest)!r}")
+            raise ManualEntryError(Message("entry_report_number", {"got": " ".join(rest)}))
         record["count"] = int(rest[0])
     elif action in ("tribute", "return"):
         if len(rest) != 1:
-            raise ManualEntryError(f"a {action} needs exactly one card, got {' '.join(rest)!r}")
+            raise ManualEntryError(Message("entry_one_card", {"action": action, "got": " ".join(rest)}))
         record["card"] = rest[0]
     elif rest:
-        raise ManualEntryError(f"a pass takes nothing after it, got {' '.join(rest)!r}")
+        raise ManualEntryError(Message("entry_pass_alone", {"got": " ".join(rest)}))
     return parse_record(record)
 
 

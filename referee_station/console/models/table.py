@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee_station.console.models.signal import Signal
+from referee_station.hall.evidence import frame_jpeg
 from referee_station.station.live.update import HEALTH_UNITS, TABLE_SOURCES, TableUpdate
 from referee_station.table.events import (
     Clear,
@@ -21,6 +22,7 @@ from referee_station.table.events import (
     MatchStart,
     Pass,
     PlayCards,
+    Record,
     Report,
     Return,
     Tribute,
@@ -69,6 +71,10 @@ class TableModel:
         self.results: list[DealEnd] = []
         self.match_end: MatchEnd | None = None
         self.frame: Any = None
+        self.inputs: list[tuple[Record, str]] = []
+        """Every input the table's referee was fed, in log order, with who made it: what a replay feeds."""
+        self.frames: dict[int, bytes] = {}
+        """The camera frame (JPEG, as the hall sends a flag's) stored for an input, by its place in ``inputs``."""
         self.changed = Signal()
 
     # -- reading the state ------------------------------------------------------------------
@@ -120,6 +126,11 @@ class TableModel:
         self.health = dict(update.health)
         if update.frame is not None:
             self.frame = update.frame
+        if isinstance(ev, MatchStart):  # a new match (a new station log at the head): its replay starts here
+            self.inputs, self.frames = [], {}
+        if update.frame is not None:
+            self.frames[len(self.inputs)] = frame_jpeg(update.frame)
+        self.inputs.append((ev, update.who))
         void = any(isinstance(o, Flag) and o.offence in VOIDING for o in update.outputs)
         for out in update.outputs:
             if isinstance(out, Flag):

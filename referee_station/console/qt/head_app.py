@@ -17,6 +17,7 @@ import sys
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
+from referee_station.console.hall_feed import EvidenceUpdate, FeedItem, FeedWarning, HallFeed, StatusUpdate
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
 from referee_station.console.qt.event_tab import EventTab
@@ -26,10 +27,9 @@ from referee_station.hall.broker_url import BrokerURL
 from referee_station.hall.register import Register
 from referee_station.hall.subscriber import HeadConsole
 from referee_station.hall.topics import Envelope
-from referee_station.station.live.hall_feed import EvidenceUpdate, FeedItem, FeedWarning, HallFeed, StatusUpdate
-from referee_station.station.live.head_desk import HeadDesk, LoginResult, RulingResult
+from referee_station.station.live.head_desk import HeadDesk, LoginResult, RulingResult, TimerResult
 from referee_station.station.live.update import TableUpdate
-from referee_station.table.events import Ruling
+from referee_station.table.events import Ruling, TimerControl
 
 PUMP_MS = 10
 """The GUI's look at the feed and the desk: adds at most this much to the flag-to-screen latency."""
@@ -103,10 +103,14 @@ class HeadApp(QObject):
                 self.window.login_answered(result)
             elif isinstance(result, RulingResult):
                 self.window.ruling_answered(result)
+            elif isinstance(result, TimerResult):
+                self.window.timer_answered(result)
 
     def _send(self, table: str, event: object, who: str) -> None:
         if isinstance(event, Ruling):  # the head's window offers no manual entry
             self.desk.rule(table, event)
+        elif isinstance(event, TimerControl):  # pause / resume / add time: to the table's timer
+            self.desk.timer(table, event)
 
     def stop(self) -> None:
         """Send the rulings asked for, store what was received, close (safe to call twice)."""
@@ -132,7 +136,7 @@ def land(model: ConsoleModel, window: HeadWindow, items: list[FeedItem]) -> None
             model.table(item.table).online = item.online
             connection_changed = True
         elif isinstance(item, FeedWarning):
-            warnings.append((item.table, item.t, item.text))
+            warnings.append((item.table, item.t, item.message))
     if connection_changed:  # a station's last will shows on its tile now, not at the grid's next tick
         window.hall.refresh()
     if warnings:

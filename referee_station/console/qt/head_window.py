@@ -6,7 +6,8 @@ Keys: Ctrl+L log in, Ctrl+Shift+L log out, Ctrl+PgDown / Ctrl+PgUp next / previo
 hall grid's order, most severe first), Ctrl+1 / Ctrl+2 the register / record sheet tab, Ctrl+S /
 Ctrl+P export the sheet as CSV / PDF, Ctrl+E 中文 / English; the alert queue's Enter / Delete / N
 as in the console.
-Manual entry and pausing are not offered: the hall carries rulings to a table, never plays or clocks.
+Pausing a table and adding time travel to the table like rulings (``timer`` topic); manual entry
+and corrections are made at the station: the hall carries no plays.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
 from referee_station.console.qt.alert_view import item_key
 from referee_station.console.qt.window import ConsoleWindow
-from referee_station.station.live.head_desk import LoginResult, RulingResult
+from referee_station.station.live.head_desk import LoginResult, RulingResult, TimerResult
 
 STATUS_MS = 8000
 TILES_MS = 1000
@@ -83,7 +84,6 @@ class HeadWindow(ConsoleWindow):
         self.tabs.removeTab(self.tabs.indexOf(self.manual))
         self.tabs.removeTab(self.tabs.indexOf(self.corrections))  # the hall carries rulings only: a settle
         # or a reversal is made at the station
-        self.timer_controls.hide()  # pausing goes to a table's station; the hall carries only rulings
         self.hall.timer.setInterval(TILES_MS)
         self.referee: str | None = None
         self.shown: AlertKey | None = None
@@ -157,6 +157,16 @@ class HeadWindow(ConsoleWindow):
         else:
             decision = tr(f"ruled_{result.command.decision}", lang)
             text = tr("ruling_sent", lang, table=result.table, flag=result.flag, decision=decision)
+        self.statusBar().showMessage(text, STATUS_MS)
+
+    def timer_answered(self, result: TimerResult) -> None:
+        """A pause or added time sent to its table, or why not; the tile says 已暂停 once the table's
+        ``timer`` record comes back."""
+        lang = self.model.lang
+        if result.command is None:
+            text = tr("timer_not_sent", lang, table=result.table, error=result.error)
+        else:
+            text = tr("timer_sent", lang, table=result.table, action=tr(f"timer_{result.action}", lang))
         self.statusBar().showMessage(text, STATUS_MS)
 
     def _show_who(self) -> None:

@@ -9,9 +9,10 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushBu
 
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
-from referee_station.console.models.manual import EntryRefused, describe
+from referee_station.console.models.manual import EntryRefused, ManualEntryError, describe
+from referee_station.console.models.messages import Message, say
 from referee_station.console.qt.picker_view import CardPickerView
-from referee_station.table.events import SEATS, EventError
+from referee_station.table.events import SEATS, EventError, Record
 
 ACTIONS = ("play", "pass", "report", "tribute", "return")
 
@@ -33,6 +34,7 @@ class ManualEntryView(QWidget):
         self.typed = QLineEdit()
         self.submit_button = QPushButton()
         self.message = QLabel()
+        self._said: tuple[str, Message | str | Record] | None = None
         row = QHBoxLayout()
         row.addWidget(self.seat)
         row.addWidget(self.argument, 1)
@@ -86,20 +88,36 @@ class ManualEntryView(QWidget):
             self.typed.clear()
 
     def enter(self, text: str) -> bool:
-        lang = self.model.lang
         if self.table is None:
-            self.message.setText(f"✘ {tr('entry_no_table', lang)}")
+            self._say("✘", Message("entry_no_table"))
             return False
         try:
             event = self.model.enter(self.table, text)
         except EntryRefused as err:
-            self.message.setText(f"✘ {err.table}: {err.refusal.text(lang)}")
+            self._say(f"✘ {err.table}:", err.refusal)
             return False
-        except EventError as err:
-            self.message.setText(f"✘ {err}")
+        except ManualEntryError as err:
+            self._say("✘", err.message)
             return False
-        self.message.setText(f"✔ {self.table}: {describe(event, lang)}")
+        except EventError as err:  # a bad card code: the event's own words, in the console's language
+            self._say("✘", str(err))
+            return False
+        self._said = (f"✔ {self.table}:", event)
+        self._show_said()
         return True
+
+    def _say(self, mark: str, message: Message | str) -> None:
+        self._said = (mark, message)
+        self._show_said()
+
+    def _show_said(self) -> None:
+        """The last entry's feedback, in the language of the moment (it is redrawn on a switch)."""
+        if self._said is None:
+            return
+        mark, said = self._said
+        lang = self.model.lang
+        text = describe(said, lang) if isinstance(said, Record) else say(said, lang)
+        self.message.setText(f"{mark} {text}")
 
     def retranslate(self, lang: str) -> None:
         index = max(0, self.seat.currentIndex())
@@ -113,4 +131,5 @@ class ManualEntryView(QWidget):
         self.typed.setPlaceholderText(tr("typed", lang))
         self.submit_button.setText(tr("submit", lang))
         self._retarget()
+        self._show_said()
         self.picker.retranslate(lang)

@@ -27,6 +27,14 @@ def _fill(widget: QTableWidget, rows: list[list[str]]) -> None:
             widget.setItem(row, col, QTableWidgetItem(value))
 
 
+def ladder_text(table: str, ladder: dict[str, dict[str, int]], lang: str) -> str:
+    """``罚则阶梯 T1: 东西 违例×1 · 南北`` : the rungs each side has climbed (RULES.md section 9)."""
+    return f"<b>{tr('ladder', lang)}</b> {table}: " + " · ".join(
+        f"{tr(side, lang)} " + " ".join(f"{tr(rung, lang)}×{n}" for rung, n in ladder.get(side, {}).items() if n)
+        for side in SIDES
+    )
+
+
 class RegisterView(QWidget):
     """Rulings, ladder steps and ladder state of one table; the hall's audit trail."""
 
@@ -112,11 +120,4 @@ class RegisterView(QWidget):
             self.penalties, [[tr(p.side, lang), tr(p.penalty, lang), tr(p.reason, lang), f"{p.t:.1f}"] for p in steps]
         )
         ladder = register.ladders.get(self.table, {})
-        self.ladder.setText(
-            f"<b>{tr('ladder', lang)}</b> {self.table}: "
-            + " · ".join(
-                f"{tr(side, lang)} "
-                + " ".join(f"{tr(rung, lang)}×{n}" for rung, n in ladder.get(side, {}).items() if n)
-                for side in SIDES
-            )
-        )
+        self.ladder.setText(ladder_text(self.table, ladder, lang))

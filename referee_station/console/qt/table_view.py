@@ -34,10 +34,15 @@ ENTERED_MARK = "✎"
 """Drawn before an action typed at a console, so it is never taken for a camera read (issue #29)."""
 
 
+UNNAMED = {"EW": "East-West", "NS": "North-South"}
+"""What a match without team names calls its sides (the simulator's): the side's name, not a team's."""
+
+
 def side_name(model: TableModel, side: str, lang: str) -> str:
-    """The side's team name with the side in the console's language; the side alone when unnamed."""
+    """The side's team name with the side in the console's language; the side alone when unnamed
+    (issue #29: "East-West (东西)" in the Chinese header)."""
     name = model.sides.get(side, side)
-    return tr(side, lang) if name == side else f"{name} ({tr(side, lang)})"
+    return tr(side, lang) if name in (side, UNNAMED[side]) else f"{name} ({tr(side, lang)})"
 
 
 class ClothCanvas(QWidget):

@@ -8,16 +8,19 @@ The window only lays views out and tells them which table is selected; every vie
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget
 
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
+from referee_station.console.models.messages import Message, say
+from referee_station.console.models.replay import DealReplay
 from referee_station.console.qt.alert_view import AlertView, item_key
 from referee_station.console.qt.correction_view import CorrectionView
 from referee_station.console.qt.hall_view import HallView
 from referee_station.console.qt.manual_view import ManualEntryView
 from referee_station.console.qt.register_view import RegisterView
+from referee_station.console.qt.replay_view import ReplayDialog
 from referee_station.console.qt.sheet_view import SheetView
 from referee_station.console.qt.table_view import TableView
 from referee_station.console.qt.timer_view import TimerView
@@ -57,8 +60,15 @@ class ConsoleWindow(QMainWindow):
         self.language = QAction(self)
         self.language.triggered.connect(self.toggle_language)
         self.addToolBar("language").addAction(self.language)
+        self.replay_action = QAction(self)
+        self.replay_action.setShortcut(QKeySequence("Ctrl+R"))
+        self.replay_action.triggered.connect(self.open_replay)
+        self.addToolBar("replay").addAction(self.replay_action)
+        self.replay = ReplayDialog(model.lang, self)
+        self.replays: dict[str, DealReplay] = {}
         self.selected: str | None = None
-        self.warnings: list[tuple[str, float, str]] = []
+        self.ended = False
+        self.warnings: list[tuple[str, float, Message | str]] = []
         self.warning = QLabel()
         self.warning.setStyleSheet("color: #b71c1c; font-weight: bold")
         self.statusBar().addPermanentWidget(self.warning)
@@ -98,16 +108,40 @@ class ConsoleWindow(QMainWindow):
         for view in (self.register, self.manual, self.sheet, self.timer_controls):
             view.set_table(table)
 
-    def show_warnings(self, warnings: list[tuple[str, float, str]]) -> None:
+    def open_replay(self) -> None:
+        """The selected table's deal replayed step by step from its log, in a window of its own."""
+        if self.selected is None:
+            return
+        table = self.selected
+        if table not in self.replays:
+            alerts = self.model.alerts
+
+            def flag_frame(flag: int):
+                alert = alerts.get((table, flag))
+                return None if alert is None else alert.frame
+
+            self.replays[table] = DealReplay(self.model.table(table), flag_frame)
+        self.replay.open_table(self.replays[table])
+
+    def show_warnings(self, warnings: list[tuple[str, float, Message | str]]) -> None:
         """Camera warnings stay in the status bar (the latest shown, all in its tooltip): a moved camera
-        or a wrong deck profile concerns every later read, not one flag."""
+        or a wrong deck profile concerns every later read, not one flag. Each is kept as said (a
+        message, or the station's logged text) and written in the language of the moment."""
         self.warnings += warnings
-        table, when, text = self.warnings[-1]
-        self.warning.setText(f"⚠ {table} {when:.1f}s: {text}")
-        self.warning.setToolTip("\n".join(f"{t} {w:.1f}s: {x}" for t, w, x in self.warnings))
+        self._show_warnings()
+
+    def _show_warnings(self) -> None:
+        if not self.warnings:
+            return
+        lang = self.model.lang
+        table, when, said = self.warnings[-1]
+        self.warning.setText(f"⚠ {table} {when:.1f}s: {say(said, lang)}")
+        self.warning.setToolTip("\n".join(f"{t} {w:.1f}s: {say(x, lang)}" for t, w, x in self.warnings))
 
     def feeds_ended(self) -> None:
-        """Every table's feed is over; flags can still be ruled and sheets exported."""
+        """Every table's feed is over; flags can still be ruled and sheets exported (kept, so a
+        language switch rewrites it)."""
+        self.ended = True
         self.statusBar().showMessage(tr("feeds_ended", self.model.lang))
 
     def toggle_language(self) -> None:
@@ -117,6 +151,11 @@ class ConsoleWindow(QMainWindow):
         self.setWindowTitle(tr("title", lang))
         self.language.setText(tr("language", lang))
         self.table_view.retranslate(lang)
+        self.replay_action.setText(tr("replay", lang))
+        self.replay.retranslate(lang)
+        self._show_warnings()
+        if self.ended:
+            self.statusBar().showMessage(tr("feeds_ended", lang))
         for view, key in (
             (self.register, "register"),
             (self.manual, "manual"),

@@ -17,8 +17,8 @@ from typing import Protocol
 import psycopg
 
 from referee_station.hall.auth import LoginError, Session
-from referee_station.hall.topics import RulingCommand, TopicError
-from referee_station.table.events import Ruling
+from referee_station.hall.topics import RulingCommand, TimerCommand, TopicError
+from referee_station.table.events import Ruling, TimerControl
 
 
 class Head(Protocol):
@@ -31,6 +31,10 @@ class Head(Protocol):
     def rule(
         self, session: Session | None, table: str, flag: int, decision: str, *, stop_next: bool = False
     ) -> RulingCommand: ...
+
+    def timer(
+        self, session: Session | None, table: str, action: str, seat: str | None = None, seconds: float | None = None
+    ) -> TimerCommand: ...
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,17 @@ class RulingResult:
     error: str | None = None
 
 
-DeskResult = LoginResult | RulingResult
+@dataclass(frozen=True)
+class TimerResult:
+    """A pause, resume or added time: the command sent to the table, or why it was not."""
+
+    table: str
+    action: str
+    command: TimerCommand | None
+    error: str | None = None
+
+
+DeskResult = LoginResult | RulingResult | TimerResult
 
 
 class HeadDesk:
@@ -74,6 +88,10 @@ class HeadDesk:
     def rule(self, table: str, ruling: Ruling) -> None:
         """Send a ruling made on the console (``ConsoleModel.send``) to its table."""
         self._jobs.put(lambda: self._rule(table, ruling))
+
+    def timer(self, table: str, event: TimerControl) -> None:
+        """Send a pause, resume or added time made on the console (``ConsoleModel.send``) to its table."""
+        self._jobs.put(lambda: self._timer(table, event))
 
     def take(self) -> list[DeskResult]:
         results: list[DeskResult] = []
@@ -110,11 +128,16 @@ class HeadDesk:
 
     def _rule(self, table: str, ruling: Ruling) -> RulingResult:
         try:
-            command = self.head.rule(
-                self._session, table, ruling.flag, ruling.decision, stop_next=ruling.stop_next
-            )
+            command = self.head.rule(self._session, table, ruling.flag, ruling.decision, stop_next=ruling.stop_next)
         except (LoginError, ValueError, TopicError) as err:
             return RulingResult(table, ruling.flag, None, str(err))
         except psycopg.Error as err:  # the register unreachable: nothing is sent, the GUI says so
             return RulingResult(table, ruling.flag, None, f"the register: {err}")
         return RulingResult(table, ruling.flag, command)
+
+    def _timer(self, table: str, event: TimerControl) -> TimerResult:
+        try:
+            command = self.head.timer(self._session, table, event.action, event.seat, event.seconds)
+        except (LoginError, TopicError) as err:
+            return TimerResult(table, event.action, None, str(err))
+        return TimerResult(table, event.action, command)

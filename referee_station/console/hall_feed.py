@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from referee_station.console.models.messages import Message
 from referee_station.hall.evidence import Evidence, jpeg_frame
 from referee_station.hall.topics import Envelope
 from referee_station.station.live.update import TableUpdate
@@ -61,7 +62,8 @@ class FeedWarning:
 
     table: str
     t: float
-    text: str
+    message: Message
+    """Shown in the console's language (``console/models/messages.py``)."""
 
 
 FeedItem = TableUpdate | EvidenceUpdate | StatusUpdate | FeedWarning
@@ -121,14 +123,13 @@ class HallFeed:
                 return  # a copy (the register replay and the live bus overlap at start-up)
             shadow.seen.add(envelope.seq)
             if envelope.seq < shadow.last_seq:
-                self._warn(envelope.table, envelope.t, f"record {envelope.id} arrived after later ones and is not "
-                           "shown; the register has it")  # fmt: skip
+                self._warn(envelope.table, envelope.t, Message("feed_late", {"id": envelope.id}))
                 return
             shadow.last_seq = envelope.seq
             try:
                 record = parse_line(envelope.body)
             except (EventError, ValueError) as err:
-                self._warn(envelope.table, envelope.t, f"record {envelope.id} unreadable: {err}")
+                self._warn(envelope.table, envelope.t, Message("feed_unreadable", {"id": envelope.id, "error": err}))
                 return
             self.followed[envelope.table] = self.followed.get(envelope.table, 0) + 1
             try:
@@ -137,7 +138,9 @@ class HallFeed:
                 else:
                     self._output(envelope, shadow)
             except Exception as err:  # one table's odd record must not stop the head's writer (every table)
-                self._warn(envelope.table, envelope.t, f"record {envelope.id} could not be followed: {err!r}")
+                self._warn(
+                    envelope.table, envelope.t, Message("feed_not_followed", {"id": envelope.id, "error": repr(err)})
+                )
 
     def status(self, table: str, state: str) -> None:
         """A station's status message (``online`` / ``offline``)."""
@@ -148,7 +151,7 @@ class HallFeed:
         frame = jpeg_frame(evidence.jpeg)
         with self._lock:
             if frame is None:
-                self._warn(evidence.table, evidence.t, f"the frame of flag {evidence.flag} is not a readable JPEG")
+                self._warn(evidence.table, evidence.t, Message("feed_bad_frame", {"flag": evidence.flag}))
                 return
             shadow = self._shadows.get(evidence.table)
             if shadow is not None and shadow.log == evidence.log and evidence.flag in shadow.flags:
@@ -173,14 +176,14 @@ class HallFeed:
         shadow = self._shadows.get(table)
         if shadow is None or shadow.log != log:
             if shadow is not None:
-                self._warn(table, t, f"a new station log {log} (was {shadow.log}): the table is followed afresh")
+                self._warn(table, t, Message("feed_new_log", {"log": log, "was": shadow.log}))
             shadow = self._shadows[table] = _Shadow(log, CorrectingReferee())
         return shadow
 
     def _input(self, envelope: Envelope, record: Any, shadow: _Shadow) -> None:
         if shadow.expected:
-            self._warn(envelope.table, envelope.t, f"{len(shadow.expected)} outputs of the station before record "
-                       f"{envelope.seq} did not arrive")  # fmt: skip
+            n = len(shadow.expected)
+            self._warn(envelope.table, envelope.t, Message("feed_missing_outputs", {"n": n, "seq": envelope.seq}))
             shadow.expected.clear()
         outputs = tuple(shadow.referee.feed(record))
         shadow.expected.extend(out.to_line() for out in outputs)
@@ -208,8 +211,9 @@ class HallFeed:
     def _output(self, envelope: Envelope, shadow: _Shadow) -> None:
         expected = shadow.expected.popleft() if shadow.expected else None
         if expected is None or json.loads(expected) != json.loads(envelope.body):
-            self._warn(envelope.table, envelope.t, f"the station's output {envelope.seq} ({envelope.type}) differs "
-                       "from the head's replay of its inputs")  # fmt: skip
+            self._warn(
+                envelope.table, envelope.t, Message("feed_differs", {"seq": envelope.seq, "type": envelope.type})
+            )
 
-    def _warn(self, table: str, t: float, text: str) -> None:
-        self._out.put(FeedWarning(table, t, text))
+    def _warn(self, table: str, t: float, message: Message) -> None:
+        self._out.put(FeedWarning(table, t, message))
