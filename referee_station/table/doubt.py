@@ -25,7 +25,7 @@ from typing import Any
 
 from referee_station.rules import RulesError, classify, follow_reading, parse_cards
 from referee_station.table.config import RulesConfig
-from referee_station.table.events import Countdown, DealStart, Flag, Output, PlayCards, Record, Tick
+from referee_station.table.events import Countdown, DealStart, Flag, Output, PlayCards, Record, Tick, Tribute
 from referee_station.table.offences import VOIDING
 from referee_station.table.referee import TableReferee
 
@@ -193,6 +193,15 @@ def seen_again(world: TableReferee, ev: PlayCards) -> bool:
     )
 
 
+def missed_exchange(world: TableReferee, ev: PlayCards, config: RulesConfig) -> bool:
+    """A play of more cards than a tribute, read below ``min_confidence`` while the tribute or return
+    is owed: the camera that misread it may have missed the exchange cards as well, so the play may be
+    the first lead after an exchange nobody saw. A play read for sure there is out of turn (R-PLAY-1)."""
+    deal = world.deal
+    low = ev.confidence is not None and ev.confidence < config.min_confidence
+    return low and deal is not None and deal.phase in ("tribute", "return") and len(ev.cards) > 1
+
+
 def _describe(cards: Iterable[str]) -> str:
     return " ".join(cards)
 
@@ -298,22 +307,27 @@ class Judge:
     def feed(self, event: Record) -> list[Output]:
         if isinstance(event, DealStart):
             self._merge()
+        if isinstance(event, PlayCards) and missed_exchange(self.main, event, self.main.config):
+            return self._hold_exchange(event)
         if isinstance(event, PlayCards):
             readings = weigh(self.main, event, self.main.config)
             if readings is not None:
                 return self._hold(event, readings)
         per_world = [self._lay(world, event) for world in self.worlds]
-        out = self._judged(*self._drop_void(per_world))
+        exchange = isinstance(event, Tribute)  # a return too: one a world did not expect is void there
+        out = self._judged(*self._drop_void(per_world, voiding=VOIDED | {"strange_event"} if exchange else VOIDED))
         self._converge()
         return out
 
-    def _drop_void(self, per_world: list[list[Output]], readings: int = 1) -> tuple[list[list[Output]], bool]:
+    def _drop_void(
+        self, per_world: list[list[Output]], readings: int = 1, voiding: frozenset[str] | set[str] = VOIDED
+    ) -> tuple[list[list[Output]], bool]:
         """The table played on as only some readings allow (the action is void under the others: out
         of turn, not beating, not readable as a legal play): keep the worlds of those readings. For a
         doubtful play itself (``readings`` branches of each earlier world, reading by reading) a
         reading under which it is void is one of its own; only an earlier world under which it is void
         whatever it is, while under another it is not, is dropped."""
-        void = [any(isinstance(o, Flag) and o.offence in VOIDED for o in outs) for outs in per_world]
+        void = [any(isinstance(o, Flag) and o.offence in voiding for o in outs) for outs in per_world]
         before = len(per_world) // readings
         voided = [all(void[j::before]) for j in range(before)] * readings
         if not any(voided) or all(voided):
@@ -362,6 +376,32 @@ class Judge:
         self.worlds, self.held = worlds, held
         self.pending.append(pending)
         return out + self._judged(*self._drop_void(per_world, len(readings)))
+
+    def _hold_exchange(self, ev: PlayCards) -> list[Output]:
+        """A doubtful play while the exchange is owed (:func:`missed_exchange`): judged with the tribute
+        and return made unseen (the world the console shows: play goes on) and as read (out of turn
+        until the exchange is over); the referee is told at once, to look and enter the exchange."""
+        worlds: list[TableReferee] = []
+        held: list[list[Output]] = []
+        per_world: list[list[Output]] = []
+        for unseen in (True, False):
+            for world, kept in zip(self.worlds, self.held, strict=True):
+                branch = copy.deepcopy(world, {id(self.ids): self.ids})
+                if unseen:
+                    branch.exchange_unseen(ev.t)
+                per_world.append(branch.feed(ev))
+                worlds.append(branch)
+                held.append(list(kept))
+        self.worlds, self.held = worlds, held
+        phase = self.worlds[-1].deal.phase if self.worlds[-1].deal else "exchange"
+        detail = (
+            f"{ev.seat} played {_describe(ev.cards)} while the {phase} is owed: the camera may have missed the"
+            " tribute and return; judged both ways until they are entered or seen (R-TRIB)"
+        )
+        out = self.note(ev.t, "uncertain_read", ev.seat, detail, ev.cards)
+        flag = next(o.id for o in out if isinstance(o, Flag))
+        self.pending.append(Pending(flag, ev, (ev.cards,)))
+        return out + self._judged(*self._drop_void(per_world, 2))
 
     def _raise(self, pending: Pending) -> tuple[list[Output], Pending]:
         """The pending read's ``uncertain_read`` flag, naming its readings, raised in every world."""

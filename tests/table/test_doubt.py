@@ -243,3 +243,37 @@ def test_r_play_1_a_sure_play_out_of_turn_is_flagged_and_the_same_cards_seen_aga
     assert t.flags(out) == [("E", "out_of_turn_play", "infraction")]
     out = t.play("E", "3h 3h")  # exactly the cards lying there: seen again, for the referee's look
     assert t.flags(out) == [("E", "strange_event", "anomaly")] and "seen again" in out[0]["detail"]
+
+
+def _owing_tribute() -> Table:
+    """Deal 2 after East-West went out 1st and 2nd: N and S owe tribute (R-TRIB-1), nothing seen yet."""
+    from tests.table.helpers import east_west_sweep
+
+    t = Table(correcting=True, auto_confirm=False)
+    t.deal("E")
+    east_west_sweep(t)
+    t.deal(None)
+    assert t.state()["deal"]["phase"] == "tribute"
+    return t
+
+
+def test_r_trib_a_doubtful_lead_while_tribute_is_owed_may_follow_an_exchange_the_camera_missed() -> None:
+    """The benchmark's last three (seed 3, t=590-598): the camera saw none of the tribute and return
+    cards, then E, N and W played, each read below confidence."""
+    t = _owing_tribute()
+    out = t.play("E", "4s 4d 4c", confidence=0.7)
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and "missed the tribute" in out[0]["detail"]
+    out = t.play("N", "Jh Jd Jd", confidence=0.4) + t.play("W", "Kd Kc Kc", confidence=0.35)
+    assert [f for f in t.flags(out) if f[2] != "anomaly"] == []
+    assert t.state()["deal"]["phase"] == "play" and t.state()["deal"]["to_act"] == "S"
+
+
+def test_r_trib_a_tribute_seen_after_it_means_the_play_was_out_of_turn_and_a_sure_one_always_is() -> None:
+    t = _owing_tribute()
+    t.play("W", "4s 4d 4c", confidence=0.7)
+    out = t.feed({"type": "tribute", "seat": "N", "card": "BJ"})  # the exchange was not over after all
+    assert t.flags(out) == [("W", "out_of_turn_play", "infraction")]
+    assert t.state()["deal"]["phase"] == "tribute"
+    t = _owing_tribute()
+    out = t.play("W", "4s 4d 4c")  # read for sure: out of turn before the exchange (R-PLAY-1)
+    assert t.flags(out) == [("W", "out_of_turn_play", "infraction")]
