@@ -46,7 +46,7 @@ from referee_station.hall.evidence import Evidence
 from referee_station.hall.outbox import Outbox, Pending, PendingFrame
 from referee_station.hall.rounds import RoundCall, RoundCallError, round_topic
 from referee_station.hall.topics import Envelope, RulingCommand, TopicError, channel_of, encode_json, record_id, topic
-from referee_station.table.events import Ruling
+from referee_station.table.events import Record
 
 RESEND_AFTER_S = 10.0
 """A record sent but not acked this long is sent again (the head or the broker lost it)."""
@@ -146,8 +146,9 @@ class StationLink:
             except queue.Empty:
                 return out
 
-    def apply(self, command: RulingCommand, t: float, submit: Callable[[Ruling], Any]) -> bool:
-        """Feed a head ruling to the station as an EVENTS.md ``ruling`` at table time ``t``.
+    def apply(self, command: RulingCommand, t: float, submit: Callable[[Record], Any]) -> bool:
+        """Feed a head ruling to the station as an EVENTS.md ``ruling`` (or the ``settle`` / ``reverse``
+        it carries) at table time ``t``.
 
         ``submit`` is the station's own (it feeds the referee and logs atomically). Returns False for
         a copy of a command already applied. The record is tied to the command (``cause``) before
@@ -155,8 +156,9 @@ class StationLink:
         with self._send_lock:
             if self.outbox.applied(command.id):
                 return False
-            submit(Ruling(t=t, flag=command.flag, decision=command.decision, stop_next=command.stop_next))
-            self.outbox.mark_applied(command.id, self.outbox.last_seq("ruling"))
+            record = command.record(t)
+            submit(record)
+            self.outbox.mark_applied(command.id, self.outbox.last_seq(record.TYPE))
         self.flush()
         return True
 

@@ -126,6 +126,16 @@ def test_the_head_queue_shows_the_same_group_from_the_hall(qtbot) -> None:
     assert window.alerts.list.topLevelItemCount() == 2
     model.set_language("en")
     assert "owes no return" in window.alerts.items()[1].child(0).text(TEXT_COLUMN)
+    sent: list = []
+    model.send.connect(lambda table, event, who: sent.append((table, event)))
+    window.referee = "li"  # logged in: a correction leaves like a ruling (the hall carries both, #30)
+    read = item_key(window.alerts.items()[1])
+    window.alerts.select(read)
+    assert [b.text() for b in window.corrections.settle_buttons] == ["Kh", "3h"]
+    window.corrections.settle_buttons[1].click()
+    [(table, settle)] = sent
+    assert table == "T1" and isinstance(settle, Settle) and settle.cards == ("3h",)
+    assert model.alerts.correction_flag("T1", settle) == read[1]  # the hall's audit names the read's flag
 
 
 def _logged(table: str, inputs: list) -> list[Envelope]:

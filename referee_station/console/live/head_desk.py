@@ -3,7 +3,7 @@
 Why a thread: a login checks a salted PBKDF2 hash (about 0.3 s) and a ruling is written to the
 PostgreSQL register before it is sent (``HeadConsole.rule``), and the register's connection is
 shared with the head's writer; none of that may hold up the window. The GUI asks (``login``,
-``rule``, ``logout``) and later ``take``s the answers; it never calls the hall itself (STYLE.md).
+``rule``, ``correct``, ``logout``) and later ``take``s the answers; it never calls the hall itself (STYLE.md).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import psycopg
 
 from referee_station.hall.auth import LoginError, Session
 from referee_station.hall.topics import RulingCommand, TopicError
-from referee_station.table.events import Ruling
+from referee_station.table.events import Reverse, Ruling, Settle
 
 
 class Head(Protocol):
@@ -30,6 +30,10 @@ class Head(Protocol):
 
     def rule(
         self, session: Session | None, table: str, flag: int, decision: str, *, stop_next: bool = False
+    ) -> RulingCommand: ...
+
+    def correct(
+        self, session: Session | None, table: str, correction: Settle | Reverse, flag: int
     ) -> RulingCommand: ...
 
 
@@ -75,6 +79,10 @@ class HeadDesk:
         """Send a ruling made on the console (``ConsoleModel.send``) to its table."""
         self._jobs.put(lambda: self._rule(table, ruling))
 
+    def correct(self, table: str, correction: Settle | Reverse, flag: int) -> None:
+        """Send a settle or a reverse made on the console to its table (``flag``: the alert it was made on)."""
+        self._jobs.put(lambda: self._correct(table, correction, flag))
+
     def take(self) -> list[DeskResult]:
         results: list[DeskResult] = []
         while True:
@@ -110,11 +118,18 @@ class HeadDesk:
 
     def _rule(self, table: str, ruling: Ruling) -> RulingResult:
         try:
-            command = self.head.rule(
-                self._session, table, ruling.flag, ruling.decision, stop_next=ruling.stop_next
-            )
+            command = self.head.rule(self._session, table, ruling.flag, ruling.decision, stop_next=ruling.stop_next)
         except (LoginError, ValueError, TopicError) as err:
             return RulingResult(table, ruling.flag, None, str(err))
         except psycopg.Error as err:  # the register unreachable: nothing is sent, the GUI says so
             return RulingResult(table, ruling.flag, None, f"the register: {err}")
         return RulingResult(table, ruling.flag, command)
+
+    def _correct(self, table: str, correction: Settle | Reverse, flag: int) -> RulingResult:
+        try:
+            command = self.head.correct(self._session, table, correction, flag)
+        except (LoginError, ValueError, TopicError) as err:
+            return RulingResult(table, flag, None, str(err))
+        except psycopg.Error as err:
+            return RulingResult(table, flag, None, f"the register: {err}")
+        return RulingResult(table, flag, command)

@@ -188,6 +188,23 @@ class AlertQueue:
         self.answered_signal.emit(alert)
         return Settle(t=t, at=alert.flag.t, seat=alert.flag.seat, cards=tuple(cards), reason=f"settled by {who}")
 
+    def correction_flag(self, table: str, correction: Settle | Reverse) -> int:
+        """The flag a correction was made on, for the hall's audit: the reversed one, or the
+        ``uncertain_read`` of the settled play (0 when the queue never showed it)."""
+        if isinstance(correction, Reverse):
+            return correction.flag
+        return next(
+            (
+                a.flag.id
+                for a in self.pending + self.answered
+                if a.table == table
+                and a.flag.offence == "uncertain_read"
+                and a.flag.seat == correction.seat
+                and a.flag.t == correction.at
+            ),
+            0,
+        )
+
     def reverse(self, key: AlertKey, reason: str, who: str, t: float) -> Reverse:
         """Reverse an answered alert's ruling with a reason (R-PEN): the ``reverse`` event for its table."""
         alert = self._find(key)

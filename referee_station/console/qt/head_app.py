@@ -29,7 +29,7 @@ from referee_station.hall.broker_url import BrokerURL
 from referee_station.hall.register import Register
 from referee_station.hall.subscriber import HeadConsole
 from referee_station.hall.topics import Envelope
-from referee_station.table.events import Ruling
+from referee_station.table.events import Reverse, Ruling, Settle
 
 PUMP_MS = 10
 """The GUI's look at the feed and the desk: adds at most this much to the flag-to-screen latency."""
@@ -107,6 +107,8 @@ class HeadApp(QObject):
     def _send(self, table: str, event: object, who: str) -> None:
         if isinstance(event, Ruling):  # the head's window offers no manual entry
             self.desk.rule(table, event)
+        elif isinstance(event, (Settle, Reverse)):  # corrections travel like rulings (docs/corrections.md)
+            self.desk.correct(table, event, self.model.alerts.correction_flag(table, event))
 
     def stop(self) -> None:
         """Send the rulings asked for, store what was received, close (safe to call twice)."""

@@ -81,8 +81,6 @@ class HeadWindow(ConsoleWindow):
         self.previous_table_action = QAction(self)
         self.who = QLabel()
         self.tabs.removeTab(self.tabs.indexOf(self.manual))
-        self.tabs.removeTab(self.tabs.indexOf(self.corrections))  # the hall carries rulings only: a settle
-        # or a reversal is made at the station
         self.timer_controls.hide()  # pausing goes to a table's station; the hall carries only rulings
         self.hall.timer.setInterval(TILES_MS)
         self.referee: str | None = None
@@ -155,7 +153,8 @@ class HeadWindow(ConsoleWindow):
             self.model.alerts.reopen((result.table, result.flag))
             text = tr("ruling_not_sent", lang, table=result.table, flag=result.flag, error=result.error)
         else:
-            decision = tr(f"ruled_{result.command.decision}", lang)
+            kind = result.command.decision
+            decision = tr(f"ruled_{kind}", lang) if kind in ("confirm", "dismiss") else kind  # settle, reverse
             text = tr("ruling_sent", lang, table=result.table, flag=result.flag, decision=decision)
         self.statusBar().showMessage(text, STATUS_MS)
 
