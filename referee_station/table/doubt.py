@@ -160,7 +160,8 @@ def weigh(world: TableReferee, ev: PlayCards, config: RulesConfig) -> tuple[tupl
     chosen = tuple([c for c in legal if _fits(world, ev, c)] or legal)
     if not low:
         return None if chosen == (ev.cards,) else chosen
-    return chosen if ev.alternatives is not None else (*chosen, UNREAD)
+    read = () if ev.cards in chosen else (ev.cards,)  # below confidence the read itself may be what was laid
+    return (*chosen, *read) if ev.alternatives is not None else (*chosen, *read, UNREAD)
 
 
 def _lying(world: TableReferee, seat: str) -> tuple[str, ...] | None:

@@ -277,3 +277,16 @@ def test_r_trib_a_tribute_seen_after_it_means_the_play_was_out_of_turn_and_a_sur
     t = _owing_tribute()
     out = t.play("W", "4s 4d 4c")  # read for sure: out of turn before the exchange (R-PLAY-1)
     assert t.flags(out) == [("W", "out_of_turn_play", "infraction")]
+
+
+def test_r_pat_a_misread_whose_close_reading_is_legal_may_still_be_the_wrong_play_read() -> None:
+    """The benchmark's missed illegal pattern (seed 5, t=118): W laid 2s As, read 3s As below confidence
+    with As As a close, legal reading. W then plays again: void unless the first play was taken back,
+    so the reading left is the read, and its held-back penalty goes out (R-PAT)."""
+    t = table()
+    out = t.play("E", "3s As", **doubtful("3s As", [["3s", 0.4], ["As", 0.3]], [["As", 0.9]]))
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
+    assert t.state()["pending"][0]["readings"] == [["As", "As"], ["3s", "As"]]
+    out = t.play("E", "Ks Kh")
+    assert t.flags(out) == [("E", "illegal_pattern", "infraction")]
+    assert t.state()["deal"]["last"]["cards"] == ["Ks", "Kh"] and t.state()["deal"]["to_act"] == "N"
