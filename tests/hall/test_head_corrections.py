@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from referee_station.console.live.hall_feed import HallFeed
+from referee_station.console.live.head_desk import HeadDesk, RulingResult
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.update import TableUpdate
 from referee_station.hall.auth import hash_referee
@@ -60,7 +61,16 @@ def test_the_head_settles_a_doubtful_read_and_reverses_a_ruling_of_a_table(
         assert model.settle(("T03", read["id"]), ("3h",))
         (settle,) = sent
         assert isinstance(settle, Settle) and model.alerts.correction_flag("T03", settle) == read["id"]
-        command = head.correct(session, "T03", settle, read["id"])
+        desk = HeadDesk(head)  # the head window's way: off the GUI thread, as HeadApp sends it
+        desk.login("li", "secret")
+        desk.correct("T03", settle, model.alerts.correction_flag("T03", settle))
+        results: list = []
+        wait_for(lambda: bool(results.extend(desk.take()) or len(results) == 2), what="the desk's answers")
+        desk.close()
+        (sent_settle,) = [r for r in results if isinstance(r, RulingResult)]
+        assert sent_settle.error is None and sent_settle.flag == read["id"]
+        command = sent_settle.command
+        assert command is not None and command.decision == "settle"
         assert register.unapplied_rulings(HALL, "T03")[-1].correction == settle.to_line()  # resent if lost
 
         linked = LinkedStation(station, link, clock=lambda: table.t + 0.5)
