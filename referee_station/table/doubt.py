@@ -9,9 +9,12 @@ later event to each, and sends only the outputs every world agrees on, so a flag
 it holds under every reading. A world under which a later action is void (the table played on as that
 reading would not allow: a follow that does not beat it, a turn out of order) is dropped while another
 allows it; settling the read as that reading replays the log and brings its flags back, so the prior
-never hides a violation from the referee, it only waits for the referee's look. A penalty is proposed
-from a read only when no close reading is legal. The pending read is settled by a ``settle`` input
-(``table.corrections``), which replays the log.
+never hides a violation from the referee, it only waits for the referee's look; the flags the worlds
+left had held back go out then. A penalty is proposed from a read only when no close reading is legal.
+Two doubts concern what the camera saw rather than the cards: a seat's own cards read again where
+they lie (:func:`seen_again`), and a lead after a tribute and return it missed
+(:func:`missed_exchange`). The pending read is settled by a ``settle`` input (``table.corrections``),
+which replays the log.
 """
 
 from __future__ import annotations
@@ -308,7 +311,8 @@ class Judge:
     def feed(self, event: Record) -> list[Output]:
         if isinstance(event, DealStart):
             self._merge()
-        if isinstance(event, PlayCards) and missed_exchange(self.main, event, self.main.config):
+        room = len(self.worlds) * 2 <= MAX_WORLDS
+        if isinstance(event, PlayCards) and room and missed_exchange(self.main, event, self.main.config):
             return self._hold_exchange(event)
         if isinstance(event, PlayCards):
             readings = weigh(self.main, event, self.main.config)
@@ -333,7 +337,7 @@ class Judge:
         voided = [all(void[j::before]) for j in range(before)] * readings
         if not any(voided) or all(voided):
             return per_world, False
-        kept = [i for i, void in enumerate(voided) if not void]
+        kept = [i for i, gone in enumerate(voided) if not gone]
         self.worlds = [self.worlds[i] for i in kept]
         self.held = [self.held[i] for i in kept]
         return [per_world[i] for i in kept], True
@@ -382,6 +386,7 @@ class Judge:
         """A doubtful play while the exchange is owed (:func:`missed_exchange`): judged with the tribute
         and return made unseen (the world the console shows: play goes on) and as read (out of turn
         until the exchange is over); the referee is told at once, to look and enter the exchange."""
+        phase = self.main.deal.phase if self.main.deal else "exchange"
         worlds: list[TableReferee] = []
         held: list[list[Output]] = []
         per_world: list[list[Output]] = []
@@ -394,7 +399,6 @@ class Judge:
                 worlds.append(branch)
                 held.append(list(kept))
         self.worlds, self.held = worlds, held
-        phase = self.worlds[-1].deal.phase if self.worlds[-1].deal else "exchange"
         detail = (
             f"{ev.seat} played {_describe(ev.cards)} while the {phase} is owed: the camera may have missed the"
             " tribute and return; judged both ways until they are entered or seen (R-TRIB)"
