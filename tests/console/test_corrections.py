@@ -6,6 +6,7 @@ import time
 from PySide6.QtCore import Qt
 
 from referee_station.console.live.hall_feed import HallFeed
+from referee_station.console.live.head_desk import RulingResult
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.register import AuditKind
 from referee_station.console.qt.alert_view import TEXT_COLUMN, AlertView, item_key
@@ -136,6 +137,13 @@ def test_the_head_queue_shows_the_same_group_from_the_hall(qtbot) -> None:
     [(table, settle)] = sent
     assert table == "T1" and isinstance(settle, Settle) and settle.cards == ("3h",)
     assert model.alerts.correction_flag("T1", settle) == read[1]  # the hall's audit names the read's flag
+    window.ruling_answered(RulingResult("T1", read[1], None, "the register: connection refused", "settle"))
+    assert model.alerts.get(read) is not None  # not sent: the read waits in the queue again
+    ruled = item_key(window.alerts.items()[0])
+    assert model.rule(ruled, "confirm") and model.reverse(ruled, "heard from the next table")
+    assert model.alerts.answered[-1].decision == "dismiss"
+    window.ruling_answered(RulingResult("T1", ruled[1], None, "the register: connection refused", "reverse"))
+    assert model.alerts.answered[-1].decision == "confirm"  # the reversal not sent: the ruling stands
 
 
 def _logged(table: str, inputs: list) -> list[Envelope]:

@@ -53,6 +53,8 @@ class RulingResult:
     flag: int
     command: RulingCommand | None
     error: str | None = None
+    kind: str = "ruling"
+    """What was sent: a ``ruling``, or a correction (``settle``, ``reverse``)."""
 
 
 DeskResult = LoginResult | RulingResult
@@ -129,7 +131,7 @@ class HeadDesk:
         try:
             command = self.head.correct(self._session, table, correction, flag)
         except (LoginError, ValueError, TopicError) as err:
-            return RulingResult(table, flag, None, str(err))
+            return RulingResult(table, flag, None, str(err), correction.TYPE)
         except psycopg.Error as err:
-            return RulingResult(table, flag, None, f"the register: {err}")
-        return RulingResult(table, flag, command)
+            return RulingResult(table, flag, None, f"the register: {err}", correction.TYPE)
+        return RulingResult(table, flag, command, kind=correction.TYPE)

@@ -141,10 +141,15 @@ class AlertQueue:
         self.framed.emit(alert)
         return True
 
-    def reopen(self, key: AlertKey) -> None:
-        """Put an answered alert back in the queue: its ruling could not be sent."""
+    def reopen(self, key: AlertKey, kind: str = "ruling") -> None:
+        """Put an answered alert back as it was: its ruling (``kind``: or its settle) could not be sent,
+        so it waits in the queue again; a reversal that could not be sent leaves the ruling standing."""
         alert = next((a for a in self.answered if a.key == key), None)
         if alert is None:
+            return
+        if kind == "reverse":
+            alert.decision = "dismiss" if alert.decision == "confirm" else "confirm"
+            self.answered_signal.emit(alert)
             return
         self.answered.remove(alert)
         alert.decision, alert.who, alert.stop_next = None, None, False

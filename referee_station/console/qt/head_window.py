@@ -150,7 +150,7 @@ class HeadWindow(ConsoleWindow):
         """A ruling not sent goes back to the queue, so it is never lost."""
         lang = self.model.lang
         if result.command is None:
-            self.model.alerts.reopen((result.table, result.flag))
+            self.model.alerts.reopen((result.table, result.flag), result.kind)
             text = tr("ruling_not_sent", lang, table=result.table, flag=result.flag, error=result.error)
         else:
             kind = result.command.decision
