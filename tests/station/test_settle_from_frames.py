@@ -61,4 +61,4 @@ def test_a_pending_read_is_settled_by_later_sure_frames_and_its_look_withdrawn()
 def test_frames_that_stay_doubtful_settle_nothing_the_read_waits_for_the_referee() -> None:
     fed, referee = refereed([[SPADE, TORN]])
     assert not any(isinstance(f.event, Settle) for f in fed)
-    assert [p["readings"] for p in referee.snapshot()["pending"]] == [[list(PAIR)]]
+    assert [p["readings"] for p in referee.snapshot()["pending"]] == [[list(PAIR), ["5s", "6h"]]]  # and the read
