@@ -26,9 +26,10 @@ Per seat (invariants):
 - *Uncertain reads*: a play carries ``confidence`` (the lowest card confidence of the evidence; halved
   if the reads never agreed twice in ``max_reads`` tries) and each card's ``alternatives``, so that the
   referee flags rather than penalises and can weigh the other readings (R-PLAY-4).
-- *Looking again*: a play sent below ``sure`` is looked at again while its cards lie still (every
-  ``reread`` s, at most ``max_reads`` times, with evidence of its own); when two later looks are sure of
-  its cards, a :class:`Reread` says so (``rereads``), for the station to settle the pending read with.
+- *Looking again*: a play sent below ``sure`` is looked at again while its cards lie still, whenever
+  the picture changed a little since its last look (a shadow gone, the light changed: the same pixels
+  would read the same), at most ``max_reads`` times, with evidence of its own; when two later looks are
+  sure of its cards, a :class:`Reread` says so (``rereads``), for the station to settle the pending read.
 Across seats: a trick is cleared (``clear``) when every play area is empty after a play and cards went
 to the discard areas, or the cards of two or more seats went (cards one player takes back into the hand
 are not a clear; a plain back piled on the same back can leave the discard area looking unchanged); or,
@@ -138,6 +139,8 @@ class _Seat:
     again: RowEvidence = field(default_factory=RowEvidence)
     """The looks at ``doubt``'s cards since it was sent."""
     again_reads: int = 0
+    looked: np.ndarray | None = None
+    """The play area at ``doubt``'s last look (a look again needs a picture that changed since)."""
 
 
 class PlayTracker:
@@ -180,12 +183,8 @@ class PlayTracker:
             if changed_fraction(patch, s.ref, cfg.level) <= cfg.change:
                 s.change_since, s.candidate, s.landed = None, None, None  # idle, or a hand came and went
                 s.evidence.clear()
-                if (
-                    s.doubt is not None
-                    and t - s.still_since >= cfg.settle - EPS
-                    and t - s.last_read >= cfg.reread - EPS
-                ):
-                    again.append(seat)
+                if s.doubt is not None and ready and changed_fraction(patch, s.looked, cfg.level) > cfg.motion:
+                    again.append(seat)  # the same pixels read again would say the same: only a new picture
                 continue
             if s.change_since is None:
                 s.change_since = t
@@ -256,7 +255,7 @@ class PlayTracker:
         self._trick_open = True
         play = PlayCards(round(landed, 2), seat, cards, confidence=round(confidence, 3), alternatives=alternatives)
         self._pending.append(play)
-        s.doubt, s.again_reads = (play if confidence < self.config.sure else None), 0
+        s.doubt, s.again_reads, s.looked = (play if confidence < self.config.sure else None), 0, patch
         s.again.clear()
 
     def _look_again(self, t: float, seat: str, reading: SeatReadingLike) -> None:
@@ -264,7 +263,7 @@ class PlayTracker:
         s = self.seats[seat]
         doubt = s.doubt
         assert doubt is not None
-        s.last_read = t
+        s.last_read, s.looked = t, s.prev
         s.again_reads += 1
         if reading.status == "cards" and len(reading.cards) == len(doubt.cards):
             s.again.add(reading)

@@ -9,20 +9,17 @@ from referee_station.station.setup import MatchSetup
 from referee_station.table.corrections import CorrectingReferee
 from referee_station.table.events import Flag, Settle, Withdrawn
 from tests.camera.helpers import homography, table_frame
-from tests.camera.test_tracker import CLEAR, PAIR, SPADE, Looks
+from tests.camera.test_tracker import CLEAR, PAIR, SPADE, TORN, Shaded
 from vision.calibrate import from_markers
 from vision.layout import Layout
 from vision.pipeline import CameraPipeline
 from vision.tracker import TrackerConfig
 
-TORN = (("6h", 0.5), ("5h", 0.45), ("4h", 0.05))
-"""The 5♥ half covered: read 6♥ (5♠ 6♥ is no pattern, R-PAT), the 5♥ a close reading."""
-
 
 class ScriptedSampler:
     """The zone patches of a scripted table at the clock's time (the pipeline's sampler, for a script)."""
 
-    def __init__(self, script: Looks, clock: dict[str, float]) -> None:
+    def __init__(self, script: Shaded, clock: dict[str, float]) -> None:
         self.script, self.clock = script, clock
 
     def sample(self, frame):
@@ -30,8 +27,9 @@ class ScriptedSampler:
 
 
 def refereed(looks: list) -> tuple[list, CorrectingReferee]:
-    """E lays 5♠ 5♥ at 1 s, read look by look as ``looks`` says, through a whole station for 8 s."""
-    script = Looks("E", looks, plays={"E": [(1.0, PAIR)]})
+    """E lays 5♠ 5♥ at 1 s, read look by look as ``looks`` says (the 5♥ torn: read 6♥, no pattern with
+    the 5♠, R-PAT; a shadow comes and goes from 3 s), through a whole station for 8 s."""
+    script = Shaded("E", looks, plays={"E": [(1.0, PAIR)]})
     clock = {"t": 0.0}
     layout = Layout.default()
     calib = from_markers("T1", table_frame(homography()), layout)
