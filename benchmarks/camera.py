@@ -159,7 +159,17 @@ def run_match(seed: int, args: argparse.Namespace) -> dict:
         from benchmarks.false_flags import compare_referees
 
         result["flags"] = compare_referees(events, [f.event for f in fed], [o for f in fed for o in f.outputs])
+        if args.events:
+            _write_events(f"{args.events}.{seed}", events, [f.event for f in fed])
     return result
+
+
+def _write_events(stem: str, truth: list[Record], fed: list[Record]) -> None:
+    """The match's true inputs and those the station fed its referee, one JSON line each: a repro of the
+    refereed run that replays in seconds (``benchmarks.false_flags``), without rendering a frame."""
+    for suffix, records in (("truth", truth), ("fed", fed)):
+        with open(f"{stem}.{suffix}.jsonl", "w", encoding="utf-8") as f:
+            f.writelines(r.to_line() + "\n" for r in records)
 
 
 def _station(pipeline: CameraPipeline, events: list[Record]):
@@ -184,6 +194,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=20, help="deals per simulated match (default 20)")
     parser.add_argument("--violations", type=float, default=0.0, help="injected violation rate (default 0)")
     parser.add_argument("--referee", action="store_true", help="referee the match: false flags per match")
+    parser.add_argument("--events", help="with --referee: write STEM.SEED.truth.jsonl and STEM.SEED.fed.jsonl")
     args = parser.parse_args()
     results = [run_match(seed, args) for seed in args.seeds]
     errors = sorted(e for r in results for e in r["time_errors"])

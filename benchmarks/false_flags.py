@@ -2,13 +2,22 @@
 correctly. ``benchmarks.camera --referee`` feeds the camera's events (and the match's other inputs)
 through a station; this counts what the referee said that the match did not contain, with doubtful reads
 held pending (``CorrectingReferee``) and, beside it, as a referee that applies every read as a guess would
-(``TableReferee`` fed the same inputs)."""
+(``TableReferee`` fed the same inputs).
+
+``python -m benchmarks.false_flags STEM...`` replays the inputs a refereed camera run wrote
+(``benchmarks.camera --referee --events STEM``: ``STEM.SEED.truth.jsonl`` and ``STEM.SEED.fed.jsonl``)
+through a fresh ``CorrectingReferee`` in a second, without rendering a frame: the repro of a traced
+false flag."""
 
 from __future__ import annotations
 
+import argparse
+import json
 from collections.abc import Sequence
+from pathlib import Path
 
-from referee_station.table.events import Flag, Output, Record
+from referee_station.table.corrections import CorrectingReferee
+from referee_station.table.events import Flag, Output, Record, parse_line
 from referee_station.table.referee import TableReferee
 
 SAME_FLAG_S = 3.0
@@ -60,3 +69,25 @@ def compare_referees(truth_inputs: Sequence[Record], fed: Sequence[Record], outp
     truth = flags_of(truth_inputs)
     held = [o for o in outputs if isinstance(o, Flag)]
     return {"held": false_flags(truth, held), "guessed": false_flags(truth, flags_of(fed))}
+
+
+def _records(path: Path) -> list[Record]:
+    return [parse_line(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def replay(stem: str) -> dict:
+    """The false flags of one written run, its camera's inputs fed again to the correcting referee."""
+    truth, fed = (_records(Path(f"{stem}.{part}.jsonl")) for part in ("truth", "fed"))
+    referee = CorrectingReferee()
+    return compare_referees(truth, fed, [o for event in fed for o in referee.feed(event)])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("stems", nargs="+", help="STEM.SEED as written by benchmarks.camera --events STEM")
+    args = parser.parse_args()
+    print(json.dumps({stem: replay(stem) for stem in args.stems}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -43,6 +43,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         " sent_at DOUBLE PRECISION NOT NULL, stored_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),"
         " PRIMARY KEY (hall, table_id, log, flag))",
     ),
+    5: ("ALTER TABLE rulings ADD COLUMN correction TEXT",),  # a settle / reverse sent by the head (#30)
 }
 """Statements that bring the register from version ``n - 1`` to ``n``. Never edit a released step:
 add the next one."""

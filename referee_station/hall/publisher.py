@@ -56,7 +56,7 @@ from referee_station.hall.topics import (
     record_id,
     topic,
 )
-from referee_station.table.events import Record, Ruling
+from referee_station.table.events import Record
 
 RESEND_AFTER_S = 10.0
 """A record sent but not acked this long is sent again (the head or the broker lost it)."""
@@ -157,8 +157,8 @@ class StationLink:
                 return out
 
     def apply(self, command: RulingCommand | TimerCommand, t: float, submit: Callable[[Record], Any]) -> bool:
-        """Feed a head ruling to the station as an EVENTS.md ``ruling`` (a timer command as a ``timer``)
-        at table time ``t``.
+        """Feed a head ruling to the station as an EVENTS.md ``ruling`` (or the ``settle`` / ``reverse``
+        it carries; a timer command as a ``timer``) at table time ``t``.
 
         ``submit`` is the station's own (it feeds the referee and logs atomically). Returns False for
         a copy of a command already applied. The record is tied to the command (``cause``) before
@@ -166,12 +166,9 @@ class StationLink:
         with self._send_lock:
             if self.outbox.applied(command.id):
                 return False
-            if isinstance(command, TimerCommand):
-                event: Record = command.record(t)
-            else:
-                event = Ruling(t=t, flag=command.flag, decision=command.decision, stop_next=command.stop_next)
-            submit(event)
-            self.outbox.mark_applied(command.id, self.outbox.last_seq(event.TYPE))
+            record = command.record(t)
+            submit(record)
+            self.outbox.mark_applied(command.id, self.outbox.last_seq(record.TYPE))
         self.flush()
         return True
 

@@ -153,24 +153,23 @@ class Register:
         return RefereeRow(rows[0][0], bytes(rows[0][1]), bytes(rows[0][2]), rows[0][3]) if rows else None
 
     def add_ruling(self, hall: str, table: str, command: RulingCommand) -> None:
-        """Audit: which referee ruled what, before the command is sent."""
+        """Audit: which referee ruled (settled, reversed) what, before the command is sent."""
+        c = command
         with self._lock, self._conn.transaction():
             self._conn.execute(
-                "INSERT INTO rulings (id, hall, table_id, flag, decision, stop_next, referee)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
-                (command.id, hall, table, command.flag, command.decision, command.stop_next, command.referee),
+                "INSERT INTO rulings (id, hall, table_id, flag, decision, stop_next, referee, correction)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
+                (c.id, hall, table, c.flag, c.decision, c.stop_next, c.referee, c.correction),
             )
 
     def unapplied_rulings(self, hall: str, table: str) -> list[RulingCommand]:
         """Rulings sent to a table whose ``ruling`` record has not come back, oldest first."""
         rows = self._query(
-            "SELECT id, flag, decision, referee, stop_next, extract(epoch FROM issued_at) FROM rulings"
+            "SELECT id, flag, decision, referee, stop_next, extract(epoch FROM issued_at), correction FROM rulings"
             " WHERE hall = %s AND table_id = %s AND applied_record IS NULL ORDER BY issued_at",
             (hall, table),
         )
-        return [
-            RulingCommand(i, flag, decision, referee, stop, float(at)) for i, flag, decision, referee, stop, at in rows
-        ]
+        return [RulingCommand(i, flag, kind, who, stop, float(at), fix) for i, flag, kind, who, stop, at, fix in rows]
 
     def ruling_applied(self, command_id: str) -> str | None:
         """The record id the station logged for a ruling command, once it has arrived."""

@@ -68,6 +68,7 @@ from referee_station.hall.topics import (
     split_topic,
     topic,
 )
+from referee_station.table.events import Reverse, Settle
 
 log = logging.getLogger(__name__)
 
@@ -198,12 +199,33 @@ class HeadConsole:
         """Send a ruling on a table's flag; it reaches the station, which applies and logs it."""
         if session is None or self._sessions.get(session.token) != session:
             raise LoginError("log in as a referee before ruling")
-        name = topic(self.hall, table, "rulings")  # TopicError on a table name that is no topic level
+        topic(self.hall, table, "rulings")  # TopicError on a table name that is no topic level
         if decision not in ("confirm", "dismiss"):
             raise ValueError(f"decision must be confirm or dismiss, got {decision!r}")
         if isinstance(flag, bool) or not isinstance(flag, int) or not 1 <= flag <= FLAG_MAX:
             raise ValueError(f"flag must be a flag id 1..{FLAG_MAX}, got {flag!r}")
         command = RulingCommand(str(uuid.uuid4()), flag, decision, session.referee, stop_next, time.time())
+        return self._send_command(table, command)
+
+    def correct(self, session: Session | None, table: str, correction: Settle | Reverse, flag: int) -> RulingCommand:
+        """Send a correction to a table (docs/corrections.md): a ``settle`` of a doubtful read (``flag``
+        its ``uncertain_read``) or a ``reverse`` of a ruling; the station logs and replays it, and its
+        ``withdrawn`` records come back like any other."""
+        if session is None or self._sessions.get(session.token) != session:
+            raise LoginError("log in as a referee before correcting")
+        if not isinstance(correction, (Settle, Reverse)):
+            raise ValueError(f"a correction is a settle or a reverse, got {correction.TYPE}")
+        if isinstance(flag, bool) or not isinstance(flag, int) or not 0 <= flag <= FLAG_MAX:
+            raise ValueError(f"flag must be a flag id 0..{FLAG_MAX}, got {flag!r}")
+        line = correction.to_line()
+        command = RulingCommand(
+            str(uuid.uuid4()), flag, correction.TYPE, session.referee, False, time.time(), correction=line
+        )
+        command.record(0.0)  # the line is the correction it says (TopicError otherwise)
+        return self._send_command(table, command)
+
+    def _send_command(self, table: str, command: RulingCommand) -> RulingCommand:
+        name = topic(self.hall, table, "rulings")  # TopicError on a table name that is no topic level
         self.register.add_ruling(self.hall, table, command)  # audited only once nothing can refuse it
         self._client.publish(name, command.encode(), qos=1)
         return command

@@ -15,7 +15,7 @@ Topics (``hall`` and ``table`` are single topic levels, no ``/ + #``)::
     guandan/<hall>/<table>/clocks    station -> head   countdown
     guandan/<hall>/<table>/status    station -> head   retained; last will "offline"
     guandan/<hall>/<table>/evidence  station -> head   a flag's camera frame (``hall.evidence``)
-    guandan/<hall>/<table>/rulings   head -> station   a referee's ruling on a flag
+    guandan/<hall>/<table>/rulings   head -> station   a referee's ruling on a flag, settle or reverse
     guandan/<hall>/<table>/timer     head -> station   pause / resume the table's clocks, add time to a seat
     guandan/<hall>/<table>/acks      head -> station   seqs now safely in the register
     guandan/<hall>/round             head -> stations  retained; the round clock (``hall.rounds``)
@@ -27,10 +27,10 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, ClassVar
 
-from referee_station.table.events import RECORD_TYPES, EventError, TimerControl, parse_line
+from referee_station.table.events import RECORD_TYPES, EventError, Record, Ruling, TimerControl, parse_line
 
 ROOT = "guandan"
 STATION_CHANNELS: tuple[str, ...] = ("events", "flags", "results", "clocks", "status", "evidence")
@@ -229,10 +229,16 @@ class Quarantined:
     PAYLOAD_KEPT: ClassVar[int] = 2048
 
 
+CORRECTIONS: tuple[str, ...] = ("settle", "reverse")
+"""The corrections a head referee sends as ruling commands (docs/corrections.md), by ``decision``."""
+
+
 @dataclass(frozen=True)
 class RulingCommand:
-    """A ruling made on the head console, on its way to the table (EVENTS.md ``ruling``). The station
-    stamps it with its own clock when it applies it; ``id`` lets it drop a resent copy."""
+    """A ruling made on the head console, on its way to the table (EVENTS.md ``ruling``), or a
+    correction (``decision`` settle / reverse, the EVENTS.md line in ``correction``): the station
+    stamps it with its own clock when it applies it; ``id`` lets it drop a resent copy. ``flag`` is
+    the flag ruled on, reversed, or whose doubtful read is settled (the audit's)."""
 
     id: str
     flag: int
@@ -240,6 +246,7 @@ class RulingCommand:
     referee: str
     stop_next: bool = False
     sent_at: float = 0.0
+    correction: str | None = None
 
     def encode(self) -> bytes:
         return json.dumps(asdict(self), ensure_ascii=False, separators=(",", ":")).encode()
@@ -248,9 +255,23 @@ class RulingCommand:
     def decode(cls, payload: bytes) -> RulingCommand:
         obj = _load(payload)
         try:
-            return cls(**obj)
+            command = cls(**obj)
         except TypeError as err:
             raise TopicError(f"not a ruling command: {err}") from err
+        command.record(0.0)  # a correction that is not the settle / reverse it says is refused here
+        return command
+
+    def record(self, t: float) -> Record:
+        """The input this command is at the table, at the station's table time ``t``."""
+        if self.decision not in CORRECTIONS:
+            return Ruling(t=t, flag=self.flag, decision=self.decision, stop_next=self.stop_next)
+        try:
+            event = parse_line(self.correction or "")
+        except EventError as err:
+            raise TopicError(f"ruling command {self.decision}: {err}") from err
+        if self.decision != event.TYPE:
+            raise TopicError(f"ruling command {self.decision} carries a {event.TYPE}")
+        return replace(event, t=t)
 
 
 @dataclass(frozen=True)

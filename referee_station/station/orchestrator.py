@@ -31,7 +31,7 @@ from referee_station.station.director import DealDirector
 from referee_station.station.health import SEATS_BACK, SEATS_OFFLINE, CameraState, CameraWatch, Notice
 from referee_station.station.round_gate import RoundGate
 from referee_station.station.setup import MatchSetup
-from referee_station.table.corrections import CorrectingReferee
+from referee_station.table.corrections import SAME_TIME, CorrectingReferee
 from referee_station.table.events import (
     HEALTH_UNITS,
     Countdown,
@@ -40,9 +40,11 @@ from referee_station.table.events import (
     Output,
     PlayCards,
     Record,
+    Settle,
     TimerControl,
 )
 from referee_station.vision.pipeline import CameraPipeline, InputMerge
+from referee_station.vision.tracker import Reread
 
 MAX_PRELUDE = 4
 """Most events the director puts before one camera play (a deal start and up to three passes)."""
@@ -166,6 +168,8 @@ class Station:
         self._inbox: queue.SimpleQueue[tuple[Record, Source, str]] = queue.SimpleQueue()
         self._frames: deque[tuple[float, np.ndarray]] = deque()
         self._seats_ok = True
+        self._rereads: list[Reread] = []
+        """Doubtful plays later frames read for sure, waiting for their play to reach the referee."""
         self.finished = False
         if setup is not None and referee.started is None:
             self._later(setup.match_record(self.now), Source.STATION, "station")
@@ -195,6 +199,7 @@ class Station:
             if result is not None:
                 camera = result.events
                 notices += [Notice(w, "camera", "warning", text) for w, text in result.warnings]
+                self._rereads += result.rereads
             if self.camera.reading:
                 limit = self.pipeline.horizon(t)
             else:  # a frozen or dark image reads nothing: what the tracker holds goes now, in order
@@ -258,6 +263,7 @@ class Station:
         if self.hall is not None:  # the head's rulings and timer commands, every step: a pause from the
             for command in self.hall.take_rulings():  # head must not wait for the table's next event
                 self.hall.apply(command, self.now, lambda event: self._submit(event, Source.HALL, "head", fed))
+        self._settle_rereads(fed)
         if self.round_gate is not None:
             notices += self.round_gate.notices(t)
         return Step(t, tuple(fed), tuple(notices), self.health(), None if self.camera is None else self.camera.state)
@@ -271,6 +277,21 @@ class Station:
                 self._submit(before, Source.STATION, "station", fed)
             event = self.director.convert(event, self.referee.snapshot())
         self._submit(event, source, who, fed)
+
+    def _settle_rereads(self, fed: list[Fed]) -> None:
+        """A pending read that later frames read for sure is settled as they read it (docs/corrections.md):
+        a ``settle`` from the camera, logged like the console's. A re-read whose play the referee took
+        as sure, or judged out of turn, settles nothing; one whose play is not fed yet waits."""
+        waiting: list[Reread] = []
+        for again in self._rereads:
+            pending = self.referee.snapshot().get("pending", [])
+            if any(p["seat"] == again.seat and abs(p["t"] - again.at) <= SAME_TIME for p in pending):
+                reason = f"sure frames at t={again.t:.2f} (confidence {again.confidence:.2f})"
+                settle = Settle(max(again.t, self.now), again.at, again.seat, again.cards, reason)
+                self._submit(settle, Source.CAMERA, "camera", fed)
+            elif self.now < again.at:
+                waiting.append(again)
+        self._rereads = waiting
 
     def _submit(self, event: Record, source: Source, who: str, fed: list[Fed]) -> None:
         outputs = tuple(self.sink.submit(event))

@@ -9,9 +9,12 @@ later event to each, and sends only the outputs every world agrees on, so a flag
 it holds under every reading. A world under which a later action is void (the table played on as that
 reading would not allow: a follow that does not beat it, a turn out of order) is dropped while another
 allows it; settling the read as that reading replays the log and brings its flags back, so the prior
-never hides a violation from the referee, it only waits for the referee's look. A penalty is proposed
-from a read only when no close reading is legal. The pending read is settled by a ``settle`` input
-(``table.corrections``), which replays the log.
+never hides a violation from the referee, it only waits for the referee's look; the flags the worlds
+left had held back go out then. A penalty is proposed from a read only when no close reading is legal.
+Two doubts concern what the camera saw rather than the cards: a seat's own cards read again where
+they lie (:func:`seen_again`), and a lead after a tribute and return it missed
+(:func:`missed_exchange`). The pending read is settled by a ``settle`` input (``table.corrections``),
+which replays the log.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from typing import Any
 
 from referee_station.rules import RulesError, classify, follow_reading, parse_cards
 from referee_station.table.config import RulesConfig
-from referee_station.table.events import DealStart, Flag, Output, PlayCards, Record
+from referee_station.table.events import Countdown, DealStart, Flag, Output, PlayCards, Record, Tick, Tribute
 from referee_station.table.offences import VOIDING
 from referee_station.table.referee import TableReferee
 
@@ -35,6 +38,9 @@ MAX_READINGS = 8
 """Readings one doubtful play is judged under (the most probable ones)."""
 MAX_WORLDS = 16
 """Referee states kept at once; a doubtful play that would need more is judged under fewer readings."""
+VOIDED = VOIDING | {"uncertain_read"}
+"""Flags of a world's own judgement that take the action back: the rules' void ones, and a play read
+below ``min_confidence`` that is no legal play (``TableReferee`` flags it for a look, not lays it)."""
 UNREAD: tuple[str, ...] = ()
 """The reading "some legal play of these many cards, which we cannot read" (``TableReferee.lay_unread``):
 what a play read below ``min_confidence`` may be when no alternative is known or none is legal."""
@@ -136,20 +142,68 @@ def weigh(world: TableReferee, ev: PlayCards, config: RulesConfig) -> tuple[tupl
     as read: a sure read that stands, or a sure one that no close reading would make legal (a wrong
     play read with confidence is still a wrong play). Read below ``min_confidence`` with no
     alternative known (``confidence`` alone), the play may also be a legal one nobody read
-    (:data:`UNREAD`); with no legal reading at all, that is the only one."""
+    (:data:`UNREAD`); with no legal reading at all, that and the read itself (the play may be the
+    wrong play it was read as: its flag is held back until the table's next action or the referee's
+    look tells which). Out of turn, a doubtful play of about the cards the seat has lying on the table
+    (as many, half of them the same) may be those cards read again (:func:`seen_again`)."""
     deal = world.deal
-    if deal is None or deal.phase != "play" or world.match_over or ev.seat != deal.to_act:
-        return None  # out of turn, or no trick to play to, whatever the cards: judged as read
+    if deal is None or deal.phase != "play" or world.match_over:
+        return None  # no trick to play to, whatever the cards: judged as read
     low = ev.confidence is not None and ev.confidence < config.min_confidence
+    if ev.seat != deal.to_act:  # out of turn whatever the cards, unless they are the ones lying there
+        lying = _lying(world, ev.seat)
+        if low and lying is not None and len(lying) == len(ev.cards) and _overlap(lying, ev.cards) * 2 >= len(lying):
+            return (lying, ev.cards)
+        return None
     if not low and (ev.alternatives is None or (_fits(world, ev, ev.cards) and _legal(world, ev.cards))):
         return None
     legal = [c.cards for c in candidates(ev, config.read_margin) if _legal(world, c.cards)]
     if not legal:
-        return (UNREAD,) if low else None
+        return (UNREAD, ev.cards) if low else None
     chosen = tuple([c for c in legal if _fits(world, ev, c)] or legal)
     if not low:
         return None if chosen == (ev.cards,) else chosen
-    return chosen if ev.alternatives is not None else (*chosen, UNREAD)
+    read = () if ev.cards in chosen else (ev.cards,)  # below confidence the read itself may be what was laid
+    return (*chosen, *read) if ev.alternatives is not None else (*chosen, *read, UNREAD)
+
+
+def _lying(world: TableReferee, seat: str) -> tuple[str, ...] | None:
+    """The cards ``seat`` laid last this deal when that play is its latest action (nothing since: its
+    cards still lie in its play area, or were cleared with the trick), else None."""
+    deal = world.deal
+    if deal is None:
+        return None
+    last = next((h for h in reversed(deal.history) if h["seat"] == seat), None)
+    if last is None or not last["cards"]:
+        return None
+    return tuple(last["cards"])
+
+
+def _overlap(these: Iterable[str], those: Iterable[str]) -> int:
+    return sum((Counter(these) & Counter(those)).values())
+
+
+def seen_again(world: TableReferee, ev: PlayCards) -> bool:
+    """A play out of turn of exactly the cards the seat laid last, with nothing since: the camera saw
+    the cards lying there again (a hand passing over them, a trick cleared late), not a new play."""
+    deal = world.deal
+    lying = _lying(world, ev.seat)
+    return (
+        deal is not None
+        and deal.phase == "play"
+        and ev.seat != deal.to_act
+        and lying is not None
+        and Counter(lying) == Counter(ev.cards)
+    )
+
+
+def missed_exchange(world: TableReferee, ev: PlayCards, config: RulesConfig) -> bool:
+    """A play of more cards than a tribute, read below ``min_confidence`` while the tribute or return
+    is owed: the camera that misread it may have missed the exchange cards as well, so the play may be
+    the first lead after an exchange nobody saw. A play read for sure there is out of turn (R-PLAY-1)."""
+    deal = world.deal
+    low = ev.confidence is not None and ev.confidence < config.min_confidence
+    return low and deal is not None and deal.phase in ("tribute", "return") and len(ev.cards) > 1
 
 
 def _describe(cards: Iterable[str]) -> str:
@@ -224,12 +278,29 @@ def common(per_world: list[list[Output]]) -> list[Output]:
     return out
 
 
+def _minus(these: list[Output], those: list[Output]) -> list[Output]:
+    """The outputs of ``these`` that ``those`` does not hold (:func:`same`, counted), count-downs left
+    out: a clock held back is a moment past, never sent late."""
+    left = Counter(same(o) for o in those)
+    out: list[Output] = []
+    for output in these:
+        line = same(output)
+        if left[line] > 0:
+            left[line] -= 1
+        elif not isinstance(output, Countdown):
+            out.append(output)
+    return out
+
+
 class Judge:
     """The table's referee over its worlds: one :class:`TableReferee` per reading of the pending plays."""
 
     def __init__(self, config: RulesConfig | None, *, auto_confirm: bool, ids: FlagIds) -> None:
         self.ids = ids
         self.worlds: list[TableReferee] = [TableReferee(config, auto_confirm=auto_confirm, flag_ids=ids)]
+        self.held: list[list[Output]] = [[]]
+        """Per world (same order), the outputs it gave that did not go out: they go out when every
+        world left holds them (the readings that did not were dropped)."""
         self.pending: list[Pending] = []
 
     @property
@@ -240,19 +311,46 @@ class Judge:
     def feed(self, event: Record) -> list[Output]:
         if isinstance(event, DealStart):
             self._merge()
+        room = len(self.worlds) * 2 <= MAX_WORLDS
+        if isinstance(event, PlayCards) and room and missed_exchange(self.main, event, self.main.config):
+            return self._hold_exchange(event)
         if isinstance(event, PlayCards):
             readings = weigh(self.main, event, self.main.config)
             if readings is not None:
                 return self._hold(event, readings)
-        per_world = [world.feed(event) for world in self.worlds]
-        voided = [any(isinstance(o, Flag) and o.offence in VOIDING for o in outs) for outs in per_world]
-        dropped = any(voided) and not all(voided)
-        if dropped:  # the table played on as only some readings allow: keep those
-            kept = [(w, outs) for w, outs, void in zip(self.worlds, per_world, voided, strict=True) if not void]
-            self.worlds, per_world = [w for w, _ in kept], [outs for _, outs in kept]
-        out = self._judged(per_world, dropped=dropped)
+        per_world = [self._lay(world, event) for world in self.worlds]
+        exchange = isinstance(event, Tribute)  # a return too: one a world did not expect is void there
+        out = self._judged(*self._drop_void(per_world, voiding=VOIDED | {"strange_event"} if exchange else VOIDED))
         self._converge()
         return out
+
+    def _drop_void(
+        self, per_world: list[list[Output]], readings: int = 1, voiding: frozenset[str] | set[str] = VOIDED
+    ) -> tuple[list[list[Output]], bool]:
+        """The table played on as only some readings allow (the action is void under the others: out
+        of turn, not beating, not readable as a legal play): keep the worlds of those readings. For a
+        doubtful play itself (``readings`` branches of each earlier world, reading by reading) a
+        reading under which it is void is one of its own; only an earlier world under which it is void
+        whatever it is, while under another it is not, is dropped."""
+        void = [any(isinstance(o, Flag) and o.offence in voiding for o in outs) for outs in per_world]
+        before = len(per_world) // readings
+        voided = [all(void[j::before]) for j in range(before)] * readings
+        if not any(voided) or all(voided):
+            return per_world, False
+        kept = [i for i, gone in enumerate(voided) if not gone]
+        self.worlds = [self.worlds[i] for i in kept]
+        self.held = [self.held[i] for i in kept]
+        return [per_world[i] for i in kept], True
+
+    @staticmethod
+    def _lay(world: TableReferee, event: Record) -> list[Output]:
+        """Feed one world; a play of the cards the seat has lying there, out of turn, is those cards
+        seen again (:func:`seen_again`): an anomaly for the referee, not a second play."""
+        if not (isinstance(event, PlayCards) and seen_again(world, event)):
+            return world.feed(event)
+        out = world.feed(Tick(event.t))  # the clocks run to the moment
+        detail = f"{event.seat}'s {_describe(event.cards)} seen again where they lie; not taken as a new play"
+        return out + world.note(event.t, "strange_event", event.seat, detail, event.cards)
 
     def open_flags(self) -> list[int]:
         """Flags awaiting a ruling in every world: the ones that went out."""
@@ -273,14 +371,42 @@ class Judge:
             out, pending = self._raise(pending)
         per_world: list[list[Output]] = []
         worlds: list[TableReferee] = []
+        held: list[list[Output]] = []
         for cards in readings:
-            for world in self.worlds:
+            for world, kept in zip(self.worlds, self.held, strict=True):
                 branch = copy.deepcopy(world, {id(self.ids): self.ids})
-                per_world.append(branch.feed(as_sure(ev, cards)) if cards else branch.lay_unread(ev))
+                per_world.append(self._lay(branch, as_sure(ev, cards)) if cards else branch.lay_unread(ev))
                 worlds.append(branch)
-        self.worlds = worlds
+                held.append(list(kept))
+        self.worlds, self.held = worlds, held
         self.pending.append(pending)
-        return out + self._judged(per_world, dropped=False)
+        return out + self._judged(*self._drop_void(per_world, len(readings)))
+
+    def _hold_exchange(self, ev: PlayCards) -> list[Output]:
+        """A doubtful play while the exchange is owed (:func:`missed_exchange`): judged with the tribute
+        and return made unseen (the world the console shows: play goes on) and as read (out of turn
+        until the exchange is over); the referee is told at once, to look and enter the exchange."""
+        phase = self.main.deal.phase if self.main.deal else "exchange"
+        worlds: list[TableReferee] = []
+        held: list[list[Output]] = []
+        per_world: list[list[Output]] = []
+        for unseen in (True, False):
+            for world, kept in zip(self.worlds, self.held, strict=True):
+                branch = copy.deepcopy(world, {id(self.ids): self.ids})
+                if unseen:
+                    branch.exchange_unseen(ev.t)
+                per_world.append(branch.feed(ev))
+                worlds.append(branch)
+                held.append(list(kept))
+        self.worlds, self.held = worlds, held
+        detail = (
+            f"{ev.seat} played {_describe(ev.cards)} while the {phase} is owed: the camera may have missed the"
+            " tribute and return; judged both ways until they are entered or seen (R-TRIB)"
+        )
+        out = self.note(ev.t, "uncertain_read", ev.seat, detail, ev.cards)
+        flag = next(o.id for o in out if isinstance(o, Flag))
+        self.pending.append(Pending(flag, ev, (ev.cards,)))
+        return out + self._judged(*self._drop_void(per_world, 2))
 
     def _raise(self, pending: Pending) -> tuple[list[Output], Pending]:
         """The pending read's ``uncertain_read`` flag, naming its readings, raised in every world."""
@@ -291,7 +417,7 @@ class Judge:
         out = self.note(ev.t, "uncertain_read", ev.seat, detail, ev.cards)
         return out, replace(pending, flag=next(o.id for o in out if isinstance(o, Flag)))
 
-    def _judged(self, per_world: list[list[Output]], *, dropped: bool) -> list[Output]:
+    def _judged(self, per_world: list[list[Output]], dropped: bool) -> list[Output]:
         """What goes out of the worlds' outputs for one event: the common ones; when the readings
         disagreed (a flag held back, a reading dropped), first the flags of the reads pending unflagged."""
         sent = common(per_world)
@@ -302,7 +428,10 @@ class Judge:
                 if pending.flag is None:
                     raised, self.pending[i] = self._raise(pending)
                     out += raised
-        return out + self._grouped(sent)
+        released = list(common(self.held)) if dropped else []  # a copy: the held lists change below
+        for kept, outs in zip(self.held, per_world, strict=True):
+            kept[:] = _minus(kept, released) + _minus(outs, sent)
+        return out + self._grouped(released + sent)
 
     def _grouped(self, outputs: list[Output]) -> list[Output]:
         """Strange events raised while a read is pending name it as their cause (grouped in the queue)."""
@@ -316,11 +445,11 @@ class Judge:
         same cards left, the same ladder) judge the rest alike: one is kept. What only another held
         back comes again if the read is settled (the replay)."""
         if len(self.worlds) > 1 and all(_core(w) == _core(self.main) for w in self.worlds):
-            self.worlds = [self.main]
+            self.worlds, self.held = [self.main], [[]]
 
     def _merge(self) -> None:
         """At a new deal, worlds that agree on everything that decides the rest of the match are one:
         the pending reads of the deal before no longer change a ruling to come."""
         if all(_fingerprint(w) == _fingerprint(self.main) for w in self.worlds):
-            self.worlds = [self.main]
+            self.worlds, self.held = [self.main], [[]]
             self.pending = []

@@ -611,6 +611,18 @@ class TableReferee:
             self._emit(Reading(t=ev.t, seat=ev.seat, cards=ev.cards, status="open", readings=_named(readings)))
         self._laid(ev)
 
+    def exchange_unseen(self, t: float) -> None:
+        """The tribute and return were made but not seen (#30, ``table.doubt``): play begins with no
+        seat named to lead (the first play names it), and the hands of the seats that exchanged are no
+        longer known (R-TRIB)."""
+        deal = self.deal
+        if deal is None or deal.phase not in ("tribute", "return") or deal.plan is None:
+            return
+        plan = deal.plan
+        for seat in {*plan.payers, plan.upstream, *((PARTNER[plan.upstream],) if plan.double else ())}:
+            deal.seats[seat].hand = None
+        self._begin_play(t, None)
+
     def lay_unread(self, ev: PlayCards) -> list[Output]:
         """A play read too doubtfully to know its cards (#30, ``table.doubt``): the seat to act laid
         ``len(ev.cards)`` cards, taken as a legal play; the next follow is judged as a lead would be,

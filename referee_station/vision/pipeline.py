@@ -22,7 +22,7 @@ from referee_station.table.events import Clear, PlayCards, Record, Tick, Tribute
 from referee_station.vision.calibrate import Calibration, camera_moved
 from referee_station.vision.layout import Layout
 from referee_station.vision.motion import ZoneSampler
-from referee_station.vision.tracker import FrameReadingLike, PlayTracker, TrackerConfig
+from referee_station.vision.tracker import FrameReadingLike, PlayTracker, Reread, TrackerConfig
 
 ReadFrame = Callable[[np.ndarray, np.ndarray], FrameReadingLike]
 """(frame, table-corner pixels SW, SE, NE, NW) → the reading of every seat."""
@@ -48,6 +48,8 @@ class FrameResult:
     events: list[Record]
     warnings: list[tuple[float, str]]
     moved: bool | None = None
+    rereads: list[Reread] = field(default_factory=list)
+    """Doubtful plays that this frame's looks read for sure (``PlayTracker.rereads``)."""
 
 
 class CameraPipeline:
@@ -88,6 +90,7 @@ class CameraPipeline:
         ms["track"] += (time.perf_counter() - start) * 1000 - (ms["read"] - reading_ms)
         warnings = list(self.tracker.notices)
         self.tracker.notices.clear()
+        rereads, self.tracker.rereads = self.tracker.rereads, []
         moved = None
         if t >= self._next_check and self.calib.markers:
             self._next_check = t + self.recheck
@@ -95,7 +98,7 @@ class CameraPipeline:
             result = camera_moved(frame, self.calib, self.layout)
             ms["recheck"] += (time.perf_counter() - start) * 1000
             moved = result.moved
-        return FrameResult(events, warnings, moved)
+        return FrameResult(events, warnings, moved, rereads)
 
     def horizon(self, now: float) -> float:
         """Other sources' events before this may go to the referee now (``PlayTracker.horizon``)."""

@@ -26,6 +26,10 @@ Per seat (invariants):
 - *Uncertain reads*: a play carries ``confidence`` (the lowest card confidence of the evidence; halved
   if the reads never agreed twice in ``max_reads`` tries) and each card's ``alternatives``, so that the
   referee flags rather than penalises and can weigh the other readings (R-PLAY-4).
+- *Looking again*: a play sent below ``sure`` is looked at again while its cards lie still, whenever
+  the picture changed a little since its last look (a shadow gone, the light changed: the same pixels
+  would read the same), at most ``max_reads`` times, with evidence of its own; when two later looks are
+  sure of its cards, a :class:`Reread` says so (``rereads``), for the station to settle the pending read.
 Across seats: a trick is cleared (``clear``) when every play area is empty after a play and cards went
 to the discard areas, or the cards of two or more seats went (cards one player takes back into the hand
 are not a clear; a plain back piled on the same back can leave the discard area looking unchanged); or,
@@ -69,6 +73,18 @@ class FrameReadingLike(Protocol):
 Read = Callable[[], FrameReadingLike]
 EPS = 1e-6
 """Frame times are sums of 1/fps: compare durations with this slack."""
+
+
+@dataclass(frozen=True)
+class Reread:
+    """Later frames, sure of them, read the play ``seat`` made at ``at`` as ``cards`` (at frame time ``t``,
+    with the lowest card ``confidence`` of those looks): not a table event, a fact for the station."""
+
+    t: float
+    at: float
+    seat: str
+    cards: tuple[str, ...]
+    confidence: float
 
 
 @dataclass(frozen=True)
@@ -118,6 +134,13 @@ class _Seat:
     last_read: float = -1e9
     reads: int = 0
     removed_at: float | None = None
+    doubt: PlayCards | None = None
+    """The play sent below ``sure`` whose cards still lie there: looked at again."""
+    again: RowEvidence = field(default_factory=RowEvidence)
+    """The looks at ``doubt``'s cards since it was sent."""
+    again_reads: int = 0
+    looked: np.ndarray | None = None
+    """The play area at ``doubt``'s last look (a look again needs a picture that changed since)."""
 
 
 class PlayTracker:
@@ -130,12 +153,15 @@ class PlayTracker:
         """Reader calls so far (the cost that motion gating saves)."""
         self.notices: list[tuple[float, str]] = []
         """Things the operator should know that are not table events (cards that stay unreadable)."""
+        self.rereads: list[Reread] = []
+        """Doubtful plays that later frames read for sure (the caller takes and clears them)."""
         self._trick_open = False
         self._pending: list[Record] = []
 
     def feed(self, t: float, patches: Patches, read: Read) -> list[Record]:
         cfg = self.config
         due: list[str] = []
+        again: list[str] = []
         for seat, s in self.seats.items():
             patch = patches[(seat, "play")]
             if s.ref is None:
@@ -153,19 +179,24 @@ class PlayTracker:
                 continue
             if s.still_since is None:
                 s.still_since = t
+            ready = t - s.still_since >= cfg.settle - EPS and t - s.last_read >= cfg.reread - EPS
             if changed_fraction(patch, s.ref, cfg.level) <= cfg.change:
                 s.change_since, s.candidate, s.landed = None, None, None  # idle, or a hand came and went
                 s.evidence.clear()
+                if s.doubt is not None and ready and changed_fraction(patch, s.looked, cfg.level) > cfg.motion:
+                    again.append(seat)  # the same pixels read again would say the same: only a new picture
                 continue
             if s.change_since is None:
                 s.change_since = t
-            if t - s.still_since >= cfg.settle - EPS and t - s.last_read >= cfg.reread - EPS:
+            if ready:
                 due.append(seat)
-        if due:
+        if due or again:
             reading = read()
             self.reads += 1
             for seat in due:
                 self._judge(t, seat, reading.seats[seat], patches)
+            for seat in again:
+                self._look_again(t, seat, reading.seats[seat])
         self._maybe_clear(t, patches)
         return self._release(t)
 
@@ -196,7 +227,7 @@ class PlayTracker:
                 return
             if s.cards:
                 s.removed_at = self._landed(s, patch)
-            s.cards = ()
+            s.cards, s.doubt = (), None
             self._accept(s, patch)
             return
         if not s.evidence.add(reading) or s.landed is None:
@@ -224,6 +255,25 @@ class PlayTracker:
         self._trick_open = True
         play = PlayCards(round(landed, 2), seat, cards, confidence=round(confidence, 3), alternatives=alternatives)
         self._pending.append(play)
+        s.doubt, s.again_reads, s.looked = (play if confidence < self.config.sure else None), 0, patch
+        s.again.clear()
+
+    def _look_again(self, t: float, seat: str, reading: SeatReadingLike) -> None:
+        """One more look at a doubtful play's cards lying still; two sure looks settle it (a Reread)."""
+        s = self.seats[seat]
+        doubt = s.doubt
+        assert doubt is not None
+        s.last_read, s.looked = t, s.prev
+        s.again_reads += 1
+        if reading.status == "cards" and len(reading.cards) == len(doubt.cards):
+            s.again.add(reading)
+            if s.again.looks >= 2 and s.again.sure(self.config.sure):
+                confidence = round(min(s.again.confidences), 3)
+                self.rereads.append(Reread(t, doubt.t, seat, s.again.cards, confidence))
+                s.doubt = None
+                return
+        if s.again_reads >= self.config.max_reads:
+            s.doubt = None  # the frames never got sure: the read stays pending for the referee
 
     def _accept(self, s: _Seat, patch: np.ndarray) -> None:
         s.ref, s.candidate, s.change_since, s.reads, s.landed = patch, None, None, 0, None

@@ -1,11 +1,22 @@
 """Corrections at the console (#30): a pending read settled in one click, strange events grouped under
 their doubtful read, a ruling reversed with a reason; the table's referee replays and withdraws."""
 
+import time
+
+from PySide6.QtCore import Qt
+
+from referee_station.console.hall_feed import HallFeed
+from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.register import AuditKind
-from referee_station.console.qt.alert_view import AlertView
+from referee_station.console.qt.alert_view import TEXT_COLUMN, AlertView, item_key
 from referee_station.console.qt.correction_view import CorrectionView
+from referee_station.console.qt.head_app import land
+from referee_station.console.qt.head_window import HeadWindow
+from referee_station.hall.topics import Envelope, record_id
+from referee_station.station.live.head_desk import RulingResult
+from referee_station.table.corrections import CorrectingReferee
 from referee_station.table.events import Reverse, Settle
-from tests.console.helpers import RecordingTable, Wired
+from tests.console.helpers import RecordingTable, Wired, shown_active
 
 
 def misread_lead():
@@ -79,3 +90,67 @@ def test_a_confirmed_ruling_reversed_with_a_reason_leaves_the_register_and_the_l
     assert wired.model.sheet.sheet("T1").rows[-1].penalties == []
     assert key[1] in wired.model.table("T1").flags  # the flag stands; its ruling was reversed
     assert any(e.kind is AuditKind.REVERSE and "next table" in e.what("en") for e in wired.model.register.audit)
+
+
+def _rows(alerts: AlertView) -> list[tuple[str, int, bool]]:
+    """Each top-level row of the queue: its offence, how many rows it holds, whether it is open."""
+    out = []
+    for item in alerts.items():
+        alert = alerts.model.alerts.get(item_key(item))
+        assert alert is not None
+        out.append((alert.flag.offence, item.childCount(), item.isExpanded()))
+    return out
+
+
+def test_the_station_queue_shows_the_strange_events_collapsed_under_their_doubtful_read(qtbot) -> None:
+    _wired, alerts, _corrections, _sent = _views(qtbot)
+    assert _rows(alerts) == [("out_of_turn_pass", 0, False), ("uncertain_read", 1, False)]
+    read = alerts.items()[1]
+    assert read.text(TEXT_COLUMN).split(" · ")[0].endswith("(+1)")
+    child = read.child(0)
+    assert not child.flags() & Qt.ItemFlag.ItemIsSelectable  # shown, not ruled: the read's alert is
+    alerts.model.set_language("en")
+    assert "W owes no return now" in read.child(0).text(TEXT_COLUMN) and read.childCount() == 1
+
+
+def test_the_head_queue_shows_the_same_group_from_the_hall(qtbot) -> None:
+    """The head console sees the station's records (the station's referee holds the read pending and
+    names the cause); its queue groups them the same way."""
+    model = ConsoleModel()
+    window = HeadWindow(model)
+    shown_active(qtbot, window)
+    feed = HallFeed()
+    for envelope in _logged("T1", misread_lead()):
+        feed.record(envelope)
+    land(model, window, feed.take())
+    assert _rows(window.alerts) == [("out_of_turn_pass", 0, False), ("uncertain_read", 1, False)]
+    assert window.alerts.list.topLevelItemCount() == 2
+    model.set_language("en")
+    assert "owes no return" in window.alerts.items()[1].child(0).text(TEXT_COLUMN)
+    sent: list = []
+    model.send.connect(lambda table, event, who: sent.append((table, event)))
+    window.referee = "li"  # logged in: a correction leaves like a ruling (the hall carries both, #30)
+    read = item_key(window.alerts.items()[1])
+    window.alerts.select(read)
+    assert [b.text() for b in window.corrections.settle_buttons] == ["Kh", "3h"]
+    window.corrections.settle_buttons[1].click()
+    [(table, settle)] = sent
+    assert table == "T1" and isinstance(settle, Settle) and settle.cards == ("3h",)
+    assert model.alerts.correction_flag("T1", settle) == read[1]  # the hall's audit names the read's flag
+    window.ruling_answered(RulingResult("T1", read[1], None, "the register: connection refused", "settle"))
+    assert model.alerts.get(read) is not None  # not sent: the read waits in the queue again
+    ruled = item_key(window.alerts.items()[0])
+    assert model.rule(ruled, "confirm") and model.reverse(ruled, "heard from the next table")
+    assert model.alerts.answered[-1].decision == "dismiss"
+    window.ruling_answered(RulingResult("T1", ruled[1], None, "the register: connection refused", "reverse"))
+    assert model.alerts.answered[-1].decision == "confirm"  # the reversal not sent: the ruling stands
+
+
+def _logged(table: str, inputs: list) -> list[Envelope]:
+    """The records a station with the correcting referee logs for ``inputs``, as sent to the hall."""
+    referee = CorrectingReferee()
+    records = [r for event in inputs for r in (event, *referee.feed(event))]
+    return [
+        Envelope(record_id(table, "abcd", seq), table, "abcd", seq, r.t, r.TYPE, r.IS_INPUT, r.to_line(), time.time())
+        for seq, r in enumerate(records, 1)
+    ]

@@ -73,7 +73,7 @@ def test_r_pat_no_close_reading_legal_read_below_confidence_is_laid_unread_not_a
     t = table()
     out = t.play("E", "3s 9h", **doubtful("3s 9h", [["3s", 0.9]], [["9h", 0.97]], confidence=0.4))
     assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and "(not read)" in out[0]["detail"]
-    assert t.state()["pending"][0]["readings"] == [[]]
+    assert t.state()["pending"][0]["readings"] == [[], ["3s", "9h"]]  # some legal play, or the wrong play read
     deal = t.state()["deal"]
     assert deal["to_act"] == "N" and deal["counts"]["E"] == 25
     # the next follow is judged as a lead would be (the unread play beats nothing we know), then play goes on
@@ -136,7 +136,8 @@ def test_strange_events_while_a_read_is_pending_name_it_as_their_cause() -> None
     t = table()
     t.play("E", "3s 9h", confidence=0.1)  # not a pattern: laid unread, the referee told at once
     out = t.feed({"type": "return", "seat": "N", "card": "5s"})  # strange whatever E laid
-    assert [(o["offence"], o.get("cause")) for o in out if o["type"] == "flag"] == [("strange_event", 1)]
+    read = t.state()["pending"][0]["flag"]
+    assert [(o["offence"], o.get("cause")) for o in out if o["type"] == "flag"] == [("strange_event", read)]
 
 
 def test_worlds_that_agree_on_the_match_become_one_at_the_next_deal() -> None:
@@ -170,7 +171,7 @@ def test_a_pending_read_is_no_longer_pending_at_the_next_deal() -> None:
     t.pass_("N", "W", "S")
     assert len(t.state()["pending"]) == 1
     out = t.feed({"type": "return", "seat": "W", "card": "4s"})
-    assert [o.get("cause") for o in out] == [1]
+    assert [o.get("cause") for o in out] == [t.state()["pending"][0]["flag"]]
     t.feed({"type": "deal", "first_leader": "E"})  # strange: the deal is not over; the read is past
     assert t.state()["pending"] == []
     out = t.feed({"type": "return", "seat": "W", "card": "4s"})
@@ -190,3 +191,102 @@ def test_close_readings_are_within_the_margin_the_read_first_the_same_cards_once
     readings = candidates(wide, 0.5)
     assert readings[0].cards == ("3s",) * 5 and len(readings) == MAX_READINGS
     assert [c.p for c in readings[1:]] == sorted((c.p for c in readings[1:]), reverse=True)
+
+
+def _follow_read_4c() -> Table:
+    """E leads Kh (sure); N's follow is read 4c below confidence, no close reading legal (R-CMP): it is
+    some legal play nobody read, or the 4c read, which does not beat Kh; the penalty waits."""
+    t = table()
+    t.play("E", "Kh")
+    out = t.play("N", "4c", **doubtful("4c", [["4c", 0.78], ["4s", 0.1]], confidence=0.78))
+    assert t.flags(out) == [("N", "uncertain_read", "anomaly")]
+    assert t.state()["pending"][0]["readings"] == [[], ["4c"]]
+    return t
+
+
+def test_r_cmp_a_misread_follow_the_table_took_back_is_the_wrong_play_it_was_read_as() -> None:
+    """The benchmark's missed does_not_beat (seed 3, t=341): N then passes, which is void unless the 4c
+    was laid and taken back; the reading left is the read, and its held-back penalty goes out."""
+    t = _follow_read_4c()
+    out = t.pass_("N")
+    assert t.flags(out) == [("N", "does_not_beat", "infraction")]
+    assert t.state()["deal"]["to_act"] == "W" and t.state()["deal"]["counts"]["N"] == 27  # the 4c came back
+
+
+def test_r_cmp_a_misread_follow_the_table_played_on_from_gives_no_penalty_and_no_wrong_count() -> None:
+    """The benchmark's missed and wrong reports (seed 3, t=350, 430): the other way, W follows, so the
+    play was laid; N's count is one less under the reading left, never the read's count."""
+    t = _follow_read_4c()
+    out = t.play("W", "Ah") + t.pass_("S", "E", "N")
+    assert t.flags(out) == [] and t.state()["deal"]["to_act"] == "W"
+    assert t.state()["deal"]["counts"]["N"] == 26
+
+
+def test_r_play_1_cards_lying_there_read_again_out_of_turn_are_not_a_new_play() -> None:
+    """The benchmark's out-of-turn plays (seed 3, t=88.6 and 203.2): the seat's own cards, still lying
+    there, read again (a hand passing over them) a little differently and below confidence."""
+    t = table()
+    t.play("E", "3h 3h")
+    out = t.play("E", "3h 3d", **doubtful("3h 3d", [["3h", 0.6]], [["3d", 0.5], ["3h", 0.4]], confidence=0.5))
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
+    assert t.state()["pending"][0]["readings"] == [["3h", "3h"], ["3h", "3d"]]
+    out = t.play("N", "5s 5s") + t.pass_("W", "S", "E")
+    assert t.flags(out) == [] and t.state()["deal"]["to_act"] == "N"
+
+
+def test_r_play_1_a_sure_play_out_of_turn_is_flagged_and_the_same_cards_seen_again_are_an_anomaly() -> None:
+    t = table()
+    t.play("E", "3h 3h")
+    out = t.play("E", "3h 3d")  # read for sure: a new play out of turn (R-PLAY-1), never hidden
+    assert t.flags(out) == [("E", "out_of_turn_play", "infraction")]
+    out = t.play("E", "3d 3d", confidence=0.5)  # doubtful, but not the cards lying there: out of turn
+    assert t.flags(out) == [("E", "out_of_turn_play", "infraction")]
+    out = t.play("E", "3h 3h")  # exactly the cards lying there: seen again, for the referee's look
+    assert t.flags(out) == [("E", "strange_event", "anomaly")] and "seen again" in out[0]["detail"]
+
+
+def _owing_tribute() -> Table:
+    """Deal 2 after East-West went out 1st and 2nd: N and S owe tribute (R-TRIB-1), nothing seen yet."""
+    from tests.table.helpers import east_west_sweep
+
+    t = Table(correcting=True, auto_confirm=False)
+    t.deal("E")
+    east_west_sweep(t)
+    t.deal(None)
+    assert t.state()["deal"]["phase"] == "tribute"
+    return t
+
+
+def test_r_trib_a_doubtful_lead_while_tribute_is_owed_may_follow_an_exchange_the_camera_missed() -> None:
+    """The benchmark's last three (seed 3, t=590-598): the camera saw none of the tribute and return
+    cards, then E, N and W played, each read below confidence."""
+    t = _owing_tribute()
+    out = t.play("E", "4s 4d 4c", confidence=0.7)
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and "missed the tribute" in out[0]["detail"]
+    out = t.play("N", "Jh Jd Jd", confidence=0.4) + t.play("W", "Kd Kc Kc", confidence=0.35)
+    assert [f for f in t.flags(out) if f[2] != "anomaly"] == []
+    assert t.state()["deal"]["phase"] == "play" and t.state()["deal"]["to_act"] == "S"
+
+
+def test_r_trib_a_tribute_seen_after_it_means_the_play_was_out_of_turn_and_a_sure_one_always_is() -> None:
+    t = _owing_tribute()
+    t.play("W", "4s 4d 4c", confidence=0.7)
+    out = t.feed({"type": "tribute", "seat": "N", "card": "BJ"})  # the exchange was not over after all
+    assert t.flags(out) == [("W", "out_of_turn_play", "infraction")]
+    assert t.state()["deal"]["phase"] == "tribute"
+    t = _owing_tribute()
+    out = t.play("W", "4s 4d 4c")  # read for sure: out of turn before the exchange (R-PLAY-1)
+    assert t.flags(out) == [("W", "out_of_turn_play", "infraction")]
+
+
+def test_r_pat_a_misread_whose_close_reading_is_legal_may_still_be_the_wrong_play_read() -> None:
+    """The benchmark's missed illegal pattern (seed 5, t=118): W laid 2s As, read 3s As below confidence
+    with As As a close, legal reading. W then plays again: void unless the first play was taken back,
+    so the reading left is the read, and its held-back penalty goes out (R-PAT)."""
+    t = table()
+    out = t.play("E", "3s As", **doubtful("3s As", [["3s", 0.4], ["As", 0.3]], [["As", 0.9]]))
+    assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
+    assert t.state()["pending"][0]["readings"] == [["As", "As"], ["3s", "As"]]
+    out = t.play("E", "Ks Kh")
+    assert t.flags(out) == [("E", "illegal_pattern", "infraction")]
+    assert t.state()["deal"]["last"]["cards"] == ["Ks", "Kh"] and t.state()["deal"]["to_act"] == "N"

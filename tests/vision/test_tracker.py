@@ -191,3 +191,41 @@ def test_a_card_added_to_the_row_starts_the_evidence_afresh():
     assert plays(events) == [("S", ("5h", "5s", "5s"))]
     assert events[0].alternatives[0][0] == CLEAR[0]
     assert plays(run(single, until=6)[0]) == [("S", ("6h",))]  # alone, the glared look is all there is
+
+
+class Shaded(Looks):
+    """A ``Looks`` table where a shadow comes and goes beside the seat's cards every other second from
+    3 s: the cards lie still, the picture changes a little (fewer pixels than a change of the area)."""
+
+    def patches(self, t: float):
+        out = super().patches(t)
+        if t >= 3.0 and int(t) % 2 == 1:
+            play = out[(self.seat, "play")].copy()
+            play[27:32, 0:6] = 100  # 30 of 1920 pixels: more than motion (1 %), less than a change (2 %)
+            out[(self.seat, "play")] = play
+        return out
+
+
+TORN = (("6h", 0.5), ("5h", 0.45), ("4h", 0.05))
+
+
+def test_a_doubtful_play_lying_still_is_looked_at_again_and_sure_frames_re_read_it():
+    """#30 "later, sure frames of the same cards settle it": the 5♥ stays torn for every look that makes
+    the play, so it goes out doubtful; the cards lie still, the light on them changes, later looks see it
+    clearly, and the tracker says the play at its landing time is, for sure, 5♠ 5♥."""
+    looks = [[SPADE, TORN]] * TrackerConfig().max_reads + [[SPADE, CLEAR]]
+    events, tracker = run(Shaded("E", looks, plays={"E": [(1.0, PAIR)]}), until=8)
+    (play,) = [e for e in events if isinstance(e, PlayCards)]
+    assert play.cards == ("5s", "6h") and play.confidence < TrackerConfig().sure
+    (again,) = tracker.rereads
+    assert (again.at, again.seat, again.cards) == (play.t, "E", PAIR)
+    assert again.confidence >= TrackerConfig().sure and again.t > play.t
+
+
+def test_no_look_again_at_a_sure_play_nor_at_the_same_picture_and_doubtful_looks_settle_nothing():
+    _, sure = run(Shaded("W", [[SPADE, CLEAR]], plays={"W": [(1.0, PAIR)]}), until=8)
+    assert sure.rereads == [] and sure.reads <= 3  # no look after the sure play: motion gating holds
+    _, still = run(Looks("W", [[SPADE, TORN]], plays={"W": [(1.0, PAIR)]}), until=8)
+    assert still.reads == TrackerConfig().max_reads  # the same pixels again: nothing new to read
+    _, doubtful = run(Shaded("W", [[SPADE, TORN]], plays={"W": [(1.0, PAIR)]}), until=12)
+    assert doubtful.rereads == [] and TrackerConfig().max_reads < doubtful.reads <= 2 * TrackerConfig().max_reads

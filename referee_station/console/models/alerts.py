@@ -141,10 +141,15 @@ class AlertQueue:
         self.framed.emit(alert)
         return True
 
-    def reopen(self, key: AlertKey) -> None:
-        """Put an answered alert back in the queue: its ruling could not be sent."""
+    def reopen(self, key: AlertKey, kind: str = "ruling") -> None:
+        """Put an answered alert back as it was: its ruling (``kind``: or its settle) could not be sent,
+        so it waits in the queue again; a reversal that could not be sent leaves the ruling standing."""
         alert = next((a for a in self.answered if a.key == key), None)
         if alert is None:
+            return
+        if kind == "reverse":
+            alert.decision = "dismiss" if alert.decision == "confirm" else "confirm"
+            self.answered_signal.emit(alert)
             return
         self.answered.remove(alert)
         alert.decision, alert.who, alert.stop_next = None, None, False
@@ -187,6 +192,23 @@ class AlertQueue:
         self.answered.append(alert)
         self.answered_signal.emit(alert)
         return Settle(t=t, at=alert.flag.t, seat=alert.flag.seat, cards=tuple(cards), reason=f"settled by {who}")
+
+    def correction_flag(self, table: str, correction: Settle | Reverse) -> int:
+        """The flag a correction was made on, for the hall's audit: the reversed one, or the
+        ``uncertain_read`` of the settled play (0 when the queue never showed it)."""
+        if isinstance(correction, Reverse):
+            return correction.flag
+        return next(
+            (
+                a.flag.id
+                for a in self.pending + self.answered
+                if a.table == table
+                and a.flag.offence == "uncertain_read"
+                and a.flag.seat == correction.seat
+                and a.flag.t == correction.at
+            ),
+            0,
+        )
 
     def reverse(self, key: AlertKey, reason: str, who: str, t: float) -> Reverse:
         """Reverse an answered alert's ruling with a reason (R-PEN): the ``reverse`` event for its table."""

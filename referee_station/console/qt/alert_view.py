@@ -10,7 +10,9 @@ entry) never rules (issue #29). Each alert shows the preview of its ruling's con
 flashes the queue's title and beeps. A new alert is added to
 the list as soon as its update reaches the GUI thread; ``latencies`` keeps, for each, the seconds
 from the referee raising it to the first paint of the list that shows it (the benchmark's
-flag-to-screen latency).
+flag-to-screen latency). Strange events that follow from a doubtful read (their ``cause``,
+docs/corrections.md) are rows under that read's alert, collapsed, its line counting them: one
+misread is one alert, not a flood.
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ class AlertView(QWidget):
         self.title = QLabel()
         self.list = QTreeWidget()
         self.list.setColumnCount(2)
-        self.list.setRootIsDecorated(False)
+        self.list.setRootIsDecorated(True)  # a doubtful read's group opens under its alert
         self.list.setUniformRowHeights(True)
         self.list.header().setSectionResizeMode(TABLE_COLUMN, QHeaderView.ResizeMode.ResizeToContents)
         self.list.header().setStretchLastSection(True)
@@ -121,6 +123,7 @@ class AlertView(QWidget):
         self.list.viewport().installEventFilter(self)
         model.alerts.added.connect(self._add)
         model.alerts.answered_signal.connect(self._remove)
+        model.alerts.grouped.connect(self.regroup)
         model.alerts.framed.connect(lambda alert: self._show_detail() if alert.key == self.current_key() else None)
         model.register.changed.connect(self._ladder_moved)
         model.language_changed.connect(self.retranslate)
@@ -184,17 +187,30 @@ class AlertView(QWidget):
         for column in (TABLE_COLUMN, TEXT_COLUMN):
             item.setForeground(column, colour(alert.flag.penalty))
         self.list.insertTopLevelItem(self.model.alerts.position(alert), item)
+        self._group(item, alert)
         self.list.viewport().update()  # a row inserted below the visible ones repaints nothing by itself
         self._unpainted.append(alert.raised)
         if self.list.currentItem() is None:
             self.list.setCurrentItem(item)
         self._retitle()
 
-    def retext(self, alert: Alert) -> None:
-        """Rewrite an alert's row (its grouped strange events changed)."""
+    def regroup(self, alert: Alert) -> None:
+        """A strange event was grouped under ``alert``: its row counts it, and holds it as a child row."""
         item = self._item(alert.key)
         if item is not None:
             item.setText(TEXT_COLUMN, self._text(alert))
+            self._group(item, alert)
+
+    def _group(self, item: QTreeWidgetItem, alert: Alert) -> None:
+        """The grouped strange events as rows under the alert's, left collapsed; they are shown, not
+        ruled (the doubtful read's alert is what the referee answers), so they cannot be selected."""
+        lang = self.model.lang
+        for flag in alert.grouped[item.childCount() :]:
+            seat = tr(flag.seat, lang) if flag.seat else "—"
+            child = QTreeWidgetItem(["", f"#{flag.id} {seat}: {flag.detail_zh if lang == 'zh' else flag.detail}"])
+            child.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            child.setForeground(TEXT_COLUMN, colour(flag.penalty))
+            item.addChild(child)
 
     def _remove(self, alert: Alert) -> None:
         item = self._item(alert.key)
@@ -301,5 +317,10 @@ class AlertView(QWidget):
         self.list.setHeaderLabels([tr("table", lang), tr("alert", lang)])
         self.evidence_button.setText(tr("evidence_button", lang))
         self._retext()
+        for item in self.items():  # the grouped rows in the new language
+            alert = self.model.alerts.get(item_key(item))
+            item.takeChildren()
+            if alert is not None:
+                self._group(item, alert)
         self._retitle()
         self._show_detail()

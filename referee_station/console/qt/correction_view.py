@@ -43,7 +43,6 @@ class CorrectionView(QWidget):
         alerts.list.currentItemChanged.connect(lambda *_: self._offer_readings())
         model.alerts.answered_signal.connect(lambda _: self._refresh())
         model.alerts.added.connect(lambda _: self._offer_readings())
-        model.alerts.grouped.connect(self._regroup)
         model.language_changed.connect(self.retranslate)
         self.retranslate(model.lang)
 
@@ -95,9 +94,6 @@ class CorrectionView(QWidget):
             self._refresh()
 
     # -- words --------------------------------------------------------------------------------
-
-    def _regroup(self, alert: Alert) -> None:
-        self.alerts.retext(alert)
 
     def retranslate(self, lang: str) -> None:
         self.settle_label.setText(tr("settle_read", lang))

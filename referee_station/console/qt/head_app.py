@@ -29,7 +29,7 @@ from referee_station.hall.subscriber import HeadConsole
 from referee_station.hall.topics import Envelope
 from referee_station.station.live.head_desk import HeadDesk, LoginResult, RulingResult, TimerResult
 from referee_station.station.live.update import TableUpdate
-from referee_station.table.events import Ruling, TimerControl
+from referee_station.table.events import Reverse, Ruling, Settle, TimerControl
 
 PUMP_MS = 10
 """The GUI's look at the feed and the desk: adds at most this much to the flag-to-screen latency."""
@@ -111,6 +111,8 @@ class HeadApp(QObject):
             self.desk.rule(table, event)
         elif isinstance(event, TimerControl):  # pause / resume / add time: to the table's timer
             self.desk.timer(table, event)
+        elif isinstance(event, (Settle, Reverse)):  # corrections travel like rulings (docs/corrections.md)
+            self.desk.correct(table, event, self.model.alerts.correction_flag(table, event))
 
     def stop(self) -> None:
         """Send the rulings asked for, store what was received, close (safe to call twice)."""

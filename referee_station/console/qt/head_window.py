@@ -82,8 +82,6 @@ class HeadWindow(ConsoleWindow):
         self.previous_table_action = QAction(self)
         self.who = QLabel()
         self.tabs.removeTab(self.tabs.indexOf(self.manual))
-        self.tabs.removeTab(self.tabs.indexOf(self.corrections))  # the hall carries rulings only: a settle
-        # or a reversal is made at the station
         self.hall.timer.setInterval(TILES_MS)
         self.referee: str | None = None
         self.shown: AlertKey | None = None
@@ -152,10 +150,11 @@ class HeadWindow(ConsoleWindow):
         """A ruling not sent goes back to the queue, so it is never lost."""
         lang = self.model.lang
         if result.command is None:
-            self.model.alerts.reopen((result.table, result.flag))
+            self.model.alerts.reopen((result.table, result.flag), result.kind)
             text = tr("ruling_not_sent", lang, table=result.table, flag=result.flag, error=result.error)
         else:
-            decision = tr(f"ruled_{result.command.decision}", lang)
+            kind = result.command.decision
+            decision = tr(f"ruled_{kind}", lang) if kind in ("confirm", "dismiss") else kind  # settle, reverse
             text = tr("ruling_sent", lang, table=result.table, flag=result.flag, decision=decision)
         self.statusBar().showMessage(text, STATUS_MS)
 

@@ -3,7 +3,7 @@
 Why a thread: a login checks a salted PBKDF2 hash (about 0.3 s) and a ruling is written to the
 PostgreSQL register before it is sent (``HeadConsole.rule``), and the register's connection is
 shared with the head's writer; none of that may hold up the window. The GUI asks (``login``,
-``rule``, ``logout``) and later ``take``s the answers; it never calls the hall itself (STYLE.md).
+``rule``, ``correct``, ``logout``) and later ``take``s the answers; it never calls the hall itself (STYLE.md).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import psycopg
 
 from referee_station.hall.auth import LoginError, Session
 from referee_station.hall.topics import RulingCommand, TimerCommand, TopicError
-from referee_station.table.events import Ruling, TimerControl
+from referee_station.table.events import Reverse, Ruling, Settle, TimerControl
 
 
 class Head(Protocol):
@@ -35,6 +35,9 @@ class Head(Protocol):
     def timer(
         self, session: Session | None, table: str, action: str, seat: str | None = None, seconds: float | None = None
     ) -> TimerCommand: ...
+    def correct(
+        self, session: Session | None, table: str, correction: Settle | Reverse, flag: int
+    ) -> RulingCommand: ...
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,8 @@ class RulingResult:
     flag: int
     command: RulingCommand | None
     error: str | None = None
+    kind: str = "ruling"
+    """What was sent: a ``ruling``, or a correction (``settle``, ``reverse``)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,9 @@ class HeadDesk:
     def timer(self, table: str, event: TimerControl) -> None:
         """Send a pause, resume or added time made on the console (``ConsoleModel.send``) to its table."""
         self._jobs.put(lambda: self._timer(table, event))
+    def correct(self, table: str, correction: Settle | Reverse, flag: int) -> None:
+        """Send a settle or a reverse made on the console to its table (``flag``: the alert it was made on)."""
+        self._jobs.put(lambda: self._correct(table, correction, flag))
 
     def take(self) -> list[DeskResult]:
         results: list[DeskResult] = []
@@ -141,3 +149,11 @@ class HeadDesk:
         except (LoginError, TopicError) as err:
             return TimerResult(table, event.action, None, str(err))
         return TimerResult(table, event.action, command)
+    def _correct(self, table: str, correction: Settle | Reverse, flag: int) -> RulingResult:
+        try:
+            command = self.head.correct(self._session, table, correction, flag)
+        except (LoginError, ValueError, TopicError) as err:
+            return RulingResult(table, flag, None, str(err), correction.TYPE)
+        except psycopg.Error as err:
+            return RulingResult(table, flag, None, f"the register: {err}", correction.TYPE)
+        return RulingResult(table, flag, command, kind=correction.TYPE)
