@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from referee_station.table.events import Clear, DealStart, PlayCards, Record, Tribute
+from referee_station.table.events import Clear, DealStart, Exchange, PlayCards, Record
 from vision.geometry import CARD_H, DISCARD_AREA, SEATS, cloth_to_image, seat_to_cloth
 from vision.layout import Layout
 from vision.markers import paint_markers
@@ -132,7 +132,7 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
     for event in events:
         t = event.t
         take_up(t)
-        if isinstance(event, Tribute):  # Return too: one card shown in the giver's play area (CLOTH.md)
+        if isinstance(event, Exchange):  # a tribute or a return: one card shown in the giver's play area (CLOTH.md)
             play[event.seat] = random_row(rng, [event.card])
             card = play[event.seat][0]
             hand(event.seat, t, (card.x, card.y - CARD_H / 2 + 1.0), rng.uniform(0.5, 0.9), rng.uniform(0.3, 0.6))
@@ -149,7 +149,7 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
             hand(event.seat, t, (x, bottom + rng.uniform(0.5, 1.5)), rng.uniform(0.5, 0.9), rng.uniform(0.3, 0.6))
             snapshot(t)
             out.truth.append(event)
-        elif isinstance(event, Clear) and type(event) is Clear:
+        elif isinstance(event, Clear):
             for seat in SEATS:
                 if play[seat]:
                     row = play[seat]

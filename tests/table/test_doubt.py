@@ -4,6 +4,7 @@ reading; a flag goes out only where it holds under all of them (R-PLAY-4, R-PAT,
 
 from typing import Any
 
+from referee_station.core import PendingRead
 from tests.table.helpers import Table
 
 
@@ -22,17 +23,17 @@ def test_r_cmp_a_misread_lead_gives_no_penalty_while_pending_and_the_read_is_off
     t = table()
     out = t.play("E", "Kh", **doubtful("Kh", [["Kh", 0.5], ["3h", 0.4]]))
     assert t.flags(out) == []  # the read is legal: nothing to look at while the readings agree
-    pending = t.state()["pending"]
-    assert pending == [{"flag": None, "t": 2.0, "seat": "E", "cards": ["Kh"], "readings": [["Kh"], ["3h"]]}]
+    pending = t.state().pending
+    assert pending == (PendingRead(flag=None, t=2.0, seat="E", cards=("Kh",), readings=(("Kh",), ("3h",))),)
     # N's 5h does not beat Kh but beats 3h: the does_not_beat holds under one reading only (R-CMP)
     out = t.play("N", "5h")
     assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and "Kh | 3h" in out[0]["detail"]
-    assert out[0]["t"] == 2.0 and t.state()["pending"][0]["flag"] == out[0]["id"]
+    assert out[0]["t"] == 2.0 and t.state().pending[0].flag == out[0]["id"]
     out = t.play("W", "9d")
     out += t.pass_("S")
     assert t.flags(out) == []
     assert t.flags() == [("E", "uncertain_read", "anomaly")]
-    assert t.state()["open_flags"] == [] and t.state()["deal"]["to_act"] == "E"
+    assert t.state().open_flags == () and t.state().deal.to_act == "E"
 
 
 def test_r_play_1_a_flag_that_holds_under_every_reading_still_goes_out() -> None:
@@ -56,8 +57,8 @@ def test_r_pat_a_doubtful_card_whose_alternative_makes_the_play_legal_is_an_unce
     out = t.play("E", "9d 9d Jd Qd Kd", **extra)
     assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
     assert "9d Td Jd Qd Kd" in out[0]["detail"]
-    assert t.state()["pending"][0]["readings"] == [["9d", "Td", "Jd", "Qd", "Kd"]]
-    assert t.state()["deal"]["last"]["kind"] == "straight_flush" and t.state()["deal"]["to_act"] == "N"
+    assert t.state().pending[0].readings == (("9d", "Td", "Jd", "Qd", "Kd"),)
+    assert t.state().deal.last.kind == "straight_flush" and t.state().deal.to_act == "N"
 
 
 def test_r_pat_a_truly_illegal_play_read_with_confidence_is_still_a_wrong_play() -> None:
@@ -66,19 +67,19 @@ def test_r_pat_a_truly_illegal_play_read_with_confidence_is_still_a_wrong_play()
     assert t.flags(out) == [("E", "illegal_pattern", "infraction")]
     out = t.play("E", "3s 9h")  # no alternatives, no confidence: judged as read
     assert t.flags(out) == [("E", "illegal_pattern", "infraction")]
-    assert t.state()["pending"] == []
+    assert t.state().pending == ()
 
 
 def test_r_pat_no_close_reading_legal_read_below_confidence_is_laid_unread_not_a_penalty() -> None:
     t = table()
     out = t.play("E", "3s 9h", **doubtful("3s 9h", [["3s", 0.9]], [["9h", 0.97]], confidence=0.4))
     assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and "(not read)" in out[0]["detail"]
-    assert t.state()["pending"][0]["readings"] == [[]]
-    deal = t.state()["deal"]
-    assert deal["to_act"] == "N" and deal["counts"]["E"] == 25
+    assert t.state().pending[0].readings == ((),)
+    deal = t.state().deal
+    assert deal.to_act == "N" and deal.counts["E"] == 25
     # the next follow is judged as a lead would be (the unread play beats nothing we know), then play goes on
     out = t.play("N", "4d 4c") + t.play("W", "9s 9s") + t.pass_("S", "E", "N")
-    assert t.flags(out) == [] and t.state()["deal"]["to_act"] == "W"
+    assert t.flags(out) == [] and t.state().deal.to_act == "W"
 
 
 def test_r_card_1_the_ledger_refuses_a_third_copy_when_an_alternative_avoids_it() -> None:
@@ -88,8 +89,8 @@ def test_r_card_1_the_ledger_refuses_a_third_copy_when_an_alternative_avoids_it(
     t.pass_("N", "W", "S")
     out = t.play("E", "Ah", **doubtful("Ah", [["Ah", 0.55], ["Ad", 0.4]], confidence=0.95))
     assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
-    assert t.state()["pending"][0]["readings"] == [["Ad"]]
-    assert t.state()["deal"]["last"]["cards"] == ["Ad"]
+    assert t.state().pending[0].readings == (("Ad",),)
+    assert t.state().deal.last.cards == ("Ad",)
 
 
 def test_r_card_1_the_ledger_never_hides_a_third_copy_read_for_sure() -> None:
@@ -105,12 +106,15 @@ def test_r_cmp_confidence_alone_is_every_card_doubtful_the_read_or_a_legal_play_
     t = table()
     out = t.play("E", "Kc", confidence=0.2)
     assert t.flags(out) == []
-    assert t.state()["pending"][0]["readings"] == [["Kc"], []]
-    assert t.state()["deal"]["to_act"] == "N"
+    assert t.state().pending[0].readings == (
+        ("Kc",),
+        (),
+    )
+    assert t.state().deal.to_act == "N"
     out = t.play("N", "Ah")  # beats Kc and whatever E laid: both readings stand
     assert t.flags(out) == [] and len(t.referee.judge.worlds) == 2
     t.pass_("W", "S", "E")  # the trick is over the same way under both readings: one world again
-    assert len(t.referee.judge.worlds) == 1 and t.state()["deal"]["to_act"] == "N"
+    assert len(t.referee.judge.worlds) == 1 and t.state().deal.to_act == "N"
 
 
 def test_r_cmp_a_reading_the_table_did_not_play_by_is_dropped_and_settling_it_brings_its_flag_back() -> None:
@@ -118,7 +122,10 @@ def test_r_cmp_a_reading_the_table_did_not_play_by_is_dropped_and_settling_it_br
     t.play("E", "Kc", confidence=0.2)
     out = t.play("N", "5h")  # does not beat Kc, but the card may not be Kc: no penalty from the read
     assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and len(t.referee.judge.worlds) == 1
-    assert t.state()["deal"]["to_act"] == "W" and t.state()["pending"][0]["readings"] == [["Kc"], []]
+    assert t.state().deal.to_act == "W" and t.state().pending[0].readings == (
+        ("Kc",),
+        (),
+    )
     out = t.pass_("W")
     assert t.flags(out) == []
     out = t.feed({"type": "settle", "at": 2.0, "seat": "E", "cards": ["Kc"], "reason": "looked"})
@@ -129,7 +136,7 @@ def test_r_play_4_a_play_read_below_confidence_that_no_reading_makes_legal_does_
     t = table()
     t.play("E", "3s 9h", confidence=0.1)  # no alternative known: some legal play nobody read
     out = t.play("N", "Kd Kh") + t.pass_("W", "S", "E")
-    assert t.flags(out) == [] and t.state()["deal"]["to_act"] == "N"
+    assert t.flags(out) == [] and t.state().deal.to_act == "N"
 
 
 def test_strange_events_while_a_read_is_pending_name_it_as_their_cause() -> None:
@@ -153,14 +160,14 @@ def test_worlds_that_agree_on_the_match_become_one_at_the_next_deal() -> None:
     assert len(t2.referee.judge.worlds) == 2
     t2.pass_("N", "W", "S")
     t2.deal("E")  # a second deal line while one is in progress: the worlds disagree on nothing else
-    assert len(t2.referee.judge.worlds) == 1 and t2.state()["pending"] == []
+    assert len(t2.referee.judge.worlds) == 1 and t2.state().pending == ()
 
 
 def test_r_play_1_a_doubtful_read_out_of_turn_is_judged_as_read_the_turn_does_not_depend_on_the_cards() -> None:
     t = table()
     out = t.play("S", "Kh", **doubtful("Kh", [["Kh", 0.5], ["3h", 0.4]]))
     assert t.flags(out) == [("S", "out_of_turn_play", "infraction")]
-    assert t.state()["pending"] == []
+    assert t.state().pending == ()
 
 
 def test_a_pending_read_is_no_longer_pending_at_the_next_deal() -> None:
@@ -168,11 +175,11 @@ def test_a_pending_read_is_no_longer_pending_at_the_next_deal() -> None:
     t.deal("E")
     t.play("E", "3c 5d", confidence=0.5)
     t.pass_("N", "W", "S")
-    assert len(t.state()["pending"]) == 1
+    assert len(t.state().pending) == 1
     out = t.feed({"type": "return", "seat": "W", "card": "4s"})
     assert [o.get("cause") for o in out] == [1]
     t.feed({"type": "deal", "first_leader": "E"})  # strange: the deal is not over; the read is past
-    assert t.state()["pending"] == []
+    assert t.state().pending == ()
     out = t.feed({"type": "return", "seat": "W", "card": "4s"})
     assert [o.get("cause") for o in out] == [None]
 

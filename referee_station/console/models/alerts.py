@@ -106,8 +106,8 @@ class AlertQueue:
     def apply(self, update: TableUpdate) -> None:
         if isinstance(update.event, Ruling):
             self._ruled_elsewhere(update.table, update.event, update.who)
-        open_ids = set(update.snapshot.get("open_flags", []))
-        pending_reads = {p["flag"]: p["readings"] for p in update.snapshot.get("pending", [])}
+        open_ids = set(update.snapshot.open_flags)
+        pending_reads = {p.flag: p.readings for p in update.snapshot.pending}
         for out in update.outputs:
             if isinstance(out, Withdrawn) and out.what == "flag" and out.flag is not None:
                 self._withdraw((update.table, out.flag), out.reason)
