@@ -29,7 +29,7 @@ from vision.deck.drawn_sans import install_sans_design
 from vision.deck.mismatch import DeckCheck
 from vision.deck.profile import DeckProfile, fitted_reader, reader_for
 from vision.deck.register import register
-from vision.geometry import SEATS
+from vision.geometry import DRAW_ORDER
 from vision.reader import CLASSES, CardReader
 from vision.strips import cloth_to_strip, locator_input, rectify
 from vision.synth.render import Rendered, render
@@ -43,7 +43,7 @@ def play_figures(reader: CardReader, frames: list[Rendered]) -> dict[str, float]
     by_size = {1080: PlayScore(), 720: PlayScore()}
     for frame in frames:
         reading = reader.read(frame.image, frame.corners)
-        for seat in SEATS:
+        for seat in DRAW_ORDER:
             score.add(frame.truth[seat], reading.seats[seat])
             by_size[frame.image.shape[0]].add(frame.truth[seat], reading.seats[seat])
     return {
@@ -74,9 +74,9 @@ def error_split(reader: CardReader, frames: list[Rendered], tolerance: float = 1
     anchors = found = right = extra = 0
     for frame in frames:
         strips = rectify(frame.image, frame.corners)
-        locs = np.stack([locator_input(strips[s]) for s in SEATS])
+        locs = np.stack([locator_input(strips[s]) for s in DRAW_ORDER])
         raw = reader.locate(locs)
-        for i, seat in enumerate(SEATS):
+        for i, seat in enumerate(DRAW_ORDER):
             truth = frame.truth[seat]
             if truth.status != "cards":
                 continue

@@ -22,7 +22,7 @@ import cv2
 from benchmarks.plays import PlayScore
 from models.card import METRICS_JSON, write_card
 from vision.deck.profile import reader_for
-from vision.geometry import SEATS
+from vision.geometry import DRAW_ORDER
 from vision.synth.artwork import HELDOUT_DESIGNS
 from vision.synth.render import render
 from vision.synth.scene import random_scene
@@ -52,7 +52,7 @@ def main() -> None:
         reading = reader.read(frame.image, frame.corners)
         size = by_size.setdefault(scene.camera.size[1], PlayScore())
         times.append(reading.total_ms)
-        for seat in SEATS:
+        for seat in DRAW_ORDER:
             truth, got = frame.truth[seat], reading.seats[seat]
             status_n += 1
             status_ok += truth.status == got.status

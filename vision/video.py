@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from referee_station.table.events import Clear, DealStart, Exchange, PlayCards, Record
-from vision.geometry import CARD_H, DISCARD_AREA, SEATS, cloth_to_image, seat_to_cloth
+from vision.geometry import CARD_H, DISCARD_AREA, DRAW_ORDER, cloth_to_image, seat_to_cloth
 from vision.layout import Layout
 from vision.markers import paint_markers
 from vision.reader import FrameReading, SeatReading
@@ -86,13 +86,13 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
     """The cloth's story for a log's plays, clears and deals (other events leave no trace on the cloth)."""
     rng = random.Random(seed)
     out = Choreography()
-    play: dict[str, tuple[PlacedCard, ...]] = {s: () for s in SEATS}
-    discard: dict[str, tuple[PlacedCard, ...]] = {s: () for s in SEATS}
-    busy = dict.fromkeys(SEATS, 0.0)
-    look = {s: (rng.choice(SLEEVES), rng.choice(SKINS)) for s in SEATS}
+    play: dict[str, tuple[PlacedCard, ...]] = {s: () for s in DRAW_ORDER}
+    discard: dict[str, tuple[PlacedCard, ...]] = {s: () for s in DRAW_ORDER}
+    busy = dict.fromkeys(DRAW_ORDER, 0.0)
+    look = {s: (rng.choice(SLEEVES), rng.choice(SKINS)) for s in DRAW_ORDER}
 
     def snapshot(t: float) -> None:
-        seats = {s: SeatScene(play=play[s], discard=discard[s]) for s in SEATS}
+        seats = {s: SeatScene(play=play[s], discard=discard[s]) for s in DRAW_ORDER}
         if out.stills and out.stills[-1].t == t:
             out.stills[-1] = Still(t, seats)
         else:
@@ -150,7 +150,7 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
             snapshot(t)
             out.truth.append(event)
         elif isinstance(event, Clear):
-            for seat in SEATS:
+            for seat in DRAW_ORDER:
                 if play[seat]:
                     row = play[seat]
                     x = sum(c.x for c in row) / len(row)
@@ -160,7 +160,7 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
             snapshot(t)
             out.truth.append(event)
         elif isinstance(event, DealStart):
-            for seat in SEATS:
+            for seat in DRAW_ORDER:
                 play[seat], discard[seat] = (), ()
             snapshot(t)
         out.end = max(out.end, t)
@@ -267,7 +267,7 @@ def truth_reading(choreo: Choreography, t: float) -> FrameReading:
     index = max(0, bisect.bisect_right(choreo.still_times, t) - 1)
     over = {seat for seat, arm in arms_at(choreo, t) if arm.y > -34.0}
     seats = {}
-    for seat in SEATS:
+    for seat in DRAW_ORDER:
         cards = [c.code for c in choreo.stills[index].seats[seat].play]
         if seat in over:
             seats[seat] = SeatReading([], [], "occluded", [])

@@ -14,7 +14,7 @@ from referee_station.cli import main
 from vision.calibrate import Calibration, from_corners
 from vision.camera_check import MAX_BLUR, NEEDS_PX_PER_CM, check_camera
 from vision.deck.profile import reader_for
-from vision.geometry import PLAY_AREA, SEATS
+from vision.geometry import DRAW_ORDER, PLAY_AREA
 from vision.layout import Layout
 from vision.synth.artwork import HELDOUT_DESIGNS
 from vision.synth.render import render
@@ -39,7 +39,7 @@ test_row.__test__ = False  # a helper, not a test
 @functools.cache
 def shot(camera: Camera, look: Look = LOOK) -> tuple:
     """A rendered frame of the test row in every area, and its calibration from the rendered corners."""
-    scene = Scene(HELDOUT_DESIGNS[0], {seat: SeatScene(play=test_row()) for seat in SEATS}, camera, look)
+    scene = Scene(HELDOUT_DESIGNS[0], {seat: SeatScene(play=test_row()) for seat in DRAW_ORDER}, camera, look)
     frame = render(scene)
     size = (frame.image.shape[1], frame.image.shape[0])
     return frame.image, from_corners("T1", size, frame.corners, Layout.default())

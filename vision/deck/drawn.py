@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from referee_station.rules import DECK
-from vision.geometry import CARD_W, SEATS
+from vision.geometry import CARD_W, DRAW_ORDER
 from vision.synth.artwork import CACHE_DIR, CARD_PX, install_design
 from vision.synth.render import render
 from vision.synth.scene import Camera, Look, PlacedCard, Scene, SeatScene
@@ -234,7 +234,7 @@ def registration_photos(out_dir: Path, design: str, seed: int = 0) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     corners = None
     for card in DECK:
-        seat = rng.choice(SEATS)
+        seat = rng.choice(DRAW_ORDER)
         placed = PlacedCard(card.code, rng.uniform(-10, 10), rng.uniform(-25, -23), rng.gauss(0, 4))
         look = Look(cloth=(40, 70, 25), blur=0.5, noise=2.0, jpeg=92, glare=0, seed=rng.randrange(2**31))
         frame = render(Scene(design, {seat: SeatScene(play=(placed,))}, camera, look))

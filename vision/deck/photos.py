@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.geometry import CARD_H, CARD_W, SEATS, STRIP_PX_PER_CM, apply_h, cloth_to_image, strip_to_image
+from vision.geometry import CARD_H, CARD_W, DRAW_ORDER, STRIP_PX_PER_CM, apply_h, cloth_to_image, strip_to_image
 from vision.strips import rectify
 from vision.synth.artwork import CARD_PX
 
@@ -52,7 +52,7 @@ def find_card(photo: np.ndarray, corners: np.ndarray) -> tuple[str, np.ndarray]:
     """The seat whose play area holds the one card, and the card's corners TL, TR, BR, BL in that seat's
     strip pixels; PhotoError when no play area, or more than one, holds a single card."""
     strips = rectify(photo, corners)
-    found = [(seat, q) for seat in SEATS if (q := _card_quad(strips[seat])) is not None]
+    found = [(seat, q) for seat in DRAW_ORDER if (q := _card_quad(strips[seat])) is not None]
     if len(found) != 1:
         where = ", ".join(s for s, _ in found) or "no play area"
         raise PhotoError(f"need exactly one face-up card in one play area, found cards in {where}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from referee_station.table.events import SEATS
+from referee_station.core import SEATS
 from vision.layout import ZONES as AREAS
 from vision.layout import Layout
 
