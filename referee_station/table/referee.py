@@ -443,6 +443,8 @@ class TableReferee:
                     self._flag(ev.t, "wrong_tribute", ev.seat, f"{error}; exchange again", (ev.card,))
         if len(deal.tributes) == len(tp.payers):
             deal.paid_to = trib.recipients(tp, deal.tributes, deal.level)
+            if deal.phase is Phase.OVER:  # the tribute's own flag, confirmed, was a foul: the deal ended
+                return
             first = deal.phase is Phase.TRIBUTE
             deal.phase = advance(deal.phase, Step.TRIBUTES_PAID)
             if first:

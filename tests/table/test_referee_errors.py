@@ -11,7 +11,7 @@ import pytest
 from referee_station.table import tribute
 from referee_station.table.events import DealStart, MatchStart, PlayCards
 from referee_station.table.referee import TableReferee
-from tests.table.helpers import Table, east_west_sweep
+from tests.table.helpers import Table, east_west_sweep, hands_with
 
 
 def _dealt() -> TableReferee:
@@ -72,3 +72,28 @@ def test_at_the_station_a_bug_is_flagged_and_logged_and_play_goes_on(
     assert "return could not be applied (a fault): 'a bug in first_leader'" in out[0]["detail"]
     assert "a bug in first_leader" in caplog.text and "Traceback" in caplog.text
     assert table.referee.deal.returns[recipient] == "3s"  # what was recorded before the fault stays
+
+
+def test_r_trib_4_a_wrong_tribute_confirmed_into_a_foul_ends_the_deal_and_nothing_else():
+    """Found by the phase table: the last tribute's own flag, auto-confirmed, climbs NS's ladder to a
+    foul (R-PEN: warning + warning -> infraction, + infraction -> foul), which ends the deal at once;
+    the tribute then moves the phase no further (before, a phase string was set on an ended deal)."""
+    table = Table(auto_confirm=True)
+    table.deal("E")
+    assert table.flags(table.pass_("S") + table.play("N", "3s")) == [
+        ("S", "out_of_turn_pass", "warning"),
+        ("N", "out_of_turn_play", "infraction"),
+    ]
+    east_west_sweep(table)  # EW 1st and 2nd: N and S both pay tribute
+    table.deal(hands=hands_with(7, {"N": ["BJ"], "E": ["BJ"], "S": ["SJ", "3s"]}))  # no 抗贡: one 大王 each side
+    assert table.flags(table.feed({"type": "tribute", "seat": "N", "card": "BJ"})) == []
+    out = table.feed({"type": "tribute", "seat": "S", "card": "3s"})  # S holds a 小王: wrong (R-TRIB-4)
+    assert table.flags(out) == [("S", "wrong_tribute", "warning")]
+    assert [(o["type"], o.get("penalty")) for o in out[1:]] == [
+        ("penalty", "warning"),
+        ("penalty", "infraction"),
+        ("penalty", "foul"),
+        ("deal_end", None),
+    ]
+    assert out[-1]["foul"] and out[-1]["side_up"] == "EW"
+    assert table.state().deal.phase == "over" and table.state().deal.clocks == {}
