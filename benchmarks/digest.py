@@ -26,13 +26,14 @@ SEEDS = range(1000, 1300)
 
 
 def plain(value: Any) -> Any:
-    """The snapshot as JSON-able data, the same for the frozen view and the dictionary it replaced."""
+    """The snapshot as JSON-able data, the same for the frozen view and the dictionary it replaced
+    (which left out ``deal`` before the first deal, and ``pending`` outside the correcting referee)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items() if not (k == "deal" and v is None)}
+        return {str(k): plain(v) for k, v in value.items() if not (k in ("deal", "pending") and not v)}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     return value
