@@ -34,7 +34,7 @@ from referee_station.render.drawn import install_drawn_design
 from referee_station.render.video import VideoRenderer, choreograph, truth_reading
 from referee_station.sim.match import simulate
 from referee_station.table.config import RulesConfig
-from referee_station.table.events import Clear, DealStart, PlayCards, Record, Tick
+from referee_station.table.events import Clear, DealStart, PlayCards, Record
 from referee_station.vision.calibrate import from_markers
 from referee_station.vision.layout import Layout
 from referee_station.vision.pipeline import CameraPipeline
@@ -70,7 +70,7 @@ def compare(truth: list[Record], got: list[Record], deals: list[float]) -> dict:
             wrong.append({"want": want.to_json(), "got": found[best].to_json()})
             confidence = found[best].confidence
             misread_sure += confidence is None or confidence >= RulesConfig().min_confidence
-    clears = [e.t for e in truth if isinstance(e, Clear) and not isinstance(e, Tick)]
+    clears = [e.t for e in truth if isinstance(e, Clear)]
     got_clears = [e.t for e in got if isinstance(e, Clear)]
     matched_clears = sum(1 for t in clears if any(abs(t - g) <= MATCH_WINDOW for g in got_clears))
     gathered = sum(1 for g in got_clears if any(abs(g - d) <= MATCH_WINDOW for d in deals))

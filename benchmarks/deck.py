@@ -31,7 +31,7 @@ from referee_station.render.drawn import install_drawn_design, registration_phot
 from referee_station.render.drawn_sans import install_sans_design
 from referee_station.render.render import Rendered, render
 from referee_station.render.scene import random_scene
-from referee_station.vision.geometry import SEATS
+from referee_station.vision.geometry import DRAW_ORDER
 from referee_station.vision.reader import CLASSES, CardReader
 from referee_station.vision.strips import cloth_to_strip, locator_input, rectify
 
@@ -43,7 +43,7 @@ def play_figures(reader: CardReader, frames: list[Rendered]) -> dict[str, float]
     by_size = {1080: PlayScore(), 720: PlayScore()}
     for frame in frames:
         reading = reader.read(frame.image, frame.corners)
-        for seat in SEATS:
+        for seat in DRAW_ORDER:
             score.add(frame.truth[seat], reading.seats[seat])
             by_size[frame.image.shape[0]].add(frame.truth[seat], reading.seats[seat])
     return {
@@ -74,9 +74,9 @@ def error_split(reader: CardReader, frames: list[Rendered], tolerance: float = 1
     anchors = found = right = extra = 0
     for frame in frames:
         strips = rectify(frame.image, frame.corners)
-        locs = np.stack([locator_input(strips[s]) for s in SEATS])
+        locs = np.stack([locator_input(strips[s]) for s in DRAW_ORDER])
         raw = reader.locate(locs)
-        for i, seat in enumerate(SEATS):
+        for i, seat in enumerate(DRAW_ORDER):
             truth = frame.truth[seat]
             if truth.status != "cards":
                 continue

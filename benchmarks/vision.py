@@ -25,7 +25,7 @@ from referee_station.models.card import METRICS_JSON, write_card
 from referee_station.render.artwork import HELDOUT_DESIGNS
 from referee_station.render.render import render
 from referee_station.render.scene import random_scene
-from referee_station.vision.geometry import SEATS
+from referee_station.vision.geometry import DRAW_ORDER
 
 
 def main() -> None:
@@ -54,7 +54,7 @@ def main() -> None:
         reading = reader.read(frame.image, frame.corners)
         size = by_size.setdefault(scene.camera.size[1], PlayScore())
         times.append(reading.total_ms)
-        for seat in SEATS:
+        for seat in DRAW_ORDER:
             truth, got = frame.truth[seat], reading.seats[seat]
             status_n += 1
             status_ok += truth.status == got.status

@@ -16,7 +16,7 @@ from referee_station.render.artwork import CARD_PX
 from referee_station.vision.geometry import (
     CARD_H,
     CARD_W,
-    SEATS,
+    DRAW_ORDER,
     STRIP_PX_PER_CM,
     apply_h,
     cloth_to_image,
@@ -60,7 +60,7 @@ def find_card(photo: np.ndarray, corners: np.ndarray) -> tuple[str, np.ndarray]:
     """The seat whose play area holds the one card, and the card's corners TL, TR, BR, BL in that seat's
     strip pixels; PhotoError when no play area, or more than one, holds a single card."""
     strips = rectify(photo, corners)
-    found = [(seat, q) for seat in SEATS if (q := _card_quad(strips[seat])) is not None]
+    found = [(seat, q) for seat in DRAW_ORDER if (q := _card_quad(strips[seat])) is not None]
     if len(found) != 1:
         where = ", ".join(s for s, _ in found) or "no play area"
         raise PhotoError(f"need exactly one face-up card in one play area, found cards in {where}")

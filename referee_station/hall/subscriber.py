@@ -46,6 +46,7 @@ import paho.mqtt.client as mqtt
 import psycopg
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from referee_station.core import DECISIONS
 from referee_station.hall.assignment import Assignment, publish_assignment
 from referee_station.hall.auth import LoginError, Session, check_referee
 from referee_station.hall.broker_url import BrokerURL, connect, make_client
@@ -200,7 +201,7 @@ class HeadConsole:
         if session is None or self._sessions.get(session.token) != session:
             raise LoginError("log in as a referee before ruling")
         topic(self.hall, table, "rulings")  # TopicError on a table name that is no topic level
-        if decision not in ("confirm", "dismiss"):
+        if decision not in DECISIONS:
             raise ValueError(f"decision must be confirm or dismiss, got {decision!r}")
         if isinstance(flag, bool) or not isinstance(flag, int) or not 1 <= flag <= FLAG_MAX:
             raise ValueError(f"flag must be a flag id 1..{FLAG_MAX}, got {flag!r}")

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from referee_station.core.state import TableState
 from referee_station.log.jsonl import LineError, NumberedRecord, iter_lines, read_jsonl
 from referee_station.log.store import EventStore, is_sqlite
 from referee_station.table.config import RulesConfig
@@ -26,7 +26,7 @@ class ReplayedInput:
     line: int
     record: Record
     outputs: tuple[Output, ...]
-    snapshot: dict[str, Any]
+    snapshot: TableState
 
 
 class LogNotFound(ValueError):

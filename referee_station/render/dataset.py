@@ -22,7 +22,7 @@ from referee_station.render.artwork import HELDOUT_DESIGNS, TRAIN_DESIGNS
 from referee_station.render.render import render
 from referee_station.render.scene import SMALL_FRAMES, random_scene
 from referee_station.rules import DECK
-from referee_station.vision.geometry import SEATS
+from referee_station.vision.geometry import DRAW_ORDER
 from referee_station.vision.strips import (
     GRID_H,
     GRID_W,
@@ -75,7 +75,7 @@ def generate(
         frame = render(scene)
         corners = frame.corners + np.array([[rng.gauss(0, 1.5), rng.gauss(0, 1.5)] for _ in range(4)])
         strips = rectify(frame.image, corners)
-        for seat in SEATS:
+        for seat in DRAW_ORDER:
             truth, strip = frame.truth[seat], strips[seat]
             faces = [c for c in scene.seats[seat].play if c.face_up]
             anchors = cloth_to_strip(seat, truth.anchors) if len(truth.anchors) else np.zeros((0, 2))

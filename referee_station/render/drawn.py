@@ -30,7 +30,7 @@ from referee_station.render.artwork import CACHE_DIR, CARD_PX, install_design
 from referee_station.render.render import render
 from referee_station.render.scene import Camera, Look, PlacedCard, Scene, SeatScene
 from referee_station.rules import DECK
-from referee_station.vision.geometry import CARD_W, SEATS
+from referee_station.vision.geometry import CARD_W, DRAW_ORDER
 
 DRAWN_DESIGN = "drawn_hershey_v3"
 """The design's name as the renderer knows it once installed."""
@@ -234,7 +234,7 @@ def registration_photos(out_dir: Path, design: str, seed: int = 0) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     corners = None
     for card in DECK:
-        seat = rng.choice(SEATS)
+        seat = rng.choice(DRAW_ORDER)
         placed = PlacedCard(card.code, rng.uniform(-10, 10), rng.uniform(-25, -23), rng.gauss(0, 4))
         look = Look(cloth=(40, 70, 25), blur=0.5, noise=2.0, jpeg=92, glare=0, seed=rng.randrange(2**31))
         frame = render(Scene(design, {seat: SeatScene(play=(placed,))}, camera, look))

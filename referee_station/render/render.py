@@ -22,11 +22,11 @@ from referee_station.vision.geometry import (
     CARD_H,
     CARD_W,
     DISCARD_AREA,
+    DRAW_ORDER,
     INDEX_ANCHOR,
     INDEX_CROP,
     LABEL_CENTRE,
     PLAY_AREA,
-    SEATS,
     TABLE_CORNERS,
     TABLE_HALF,
     apply_h,
@@ -208,7 +208,7 @@ def _background(look: Look, rng: np.random.Generator) -> np.ndarray:
 def _markings(canvas: np.ndarray, look: Look) -> None:
     colour = tuple(int(min(255, c + look.line_tone)) for c in look.cloth)
     width = max(1, round(0.25 * CANVAS_PX_PER_CM))
-    for seat in SEATS:
+    for seat in DRAW_ORDER:
         for x0, x1, y0, y1 in (PLAY_AREA, DISCARD_AREA):
             rect = seat_to_cloth(seat, [[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
             cv2.polylines(canvas, [np.round(_canvas_px(rect)).astype(np.int32)], True, colour, width, cv2.LINE_AA)
@@ -320,18 +320,18 @@ def render(scene: Scene) -> Rendered:
     faces = _faces(scene.design)
     canvas = _background(look, rng)
     _markings(canvas, look)
-    for seat in SEATS:
+    for seat in DRAW_ORDER:
         s = scene.seats.get(seat)
         if s is None:
             continue
         for card in (*s.discard, *s.hand):
             _paste_card(canvas, faces, card_quad(seat, card), card, look.shadow, prng)
-    for seat in SEATS:
+    for seat in DRAW_ORDER:
         s = scene.seats.get(seat)
         for card in s.play if s else ():
             _paste_card(canvas, faces, card_quad(seat, card), card, look.shadow, prng)
     occluders: list[np.ndarray] = []
-    for seat in SEATS:
+    for seat in DRAW_ORDER:
         s = scene.seats.get(seat)
         if s is not None and s.arm is not None:
             occluders.extend(_draw_arm(canvas, seat, s.arm, look))
@@ -357,6 +357,6 @@ def render(scene: Scene) -> Rendered:
     hidden = apply_h(np.linalg.inv(h), hull)  # the cloth behind the screen: its cards cannot be read
     truth = {
         seat: _seat_truth(seat, scene.seats[seat].play if seat in scene.seats else (), occluders, hidden)
-        for seat in SEATS
+        for seat in DRAW_ORDER
     }
     return Rendered(frame, corners, truth)

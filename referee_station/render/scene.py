@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 
 from referee_station.rules import DECK
-from referee_station.vision.geometry import CARD_H, CARD_W, PLAY_AREA, SEATS
+from referee_station.vision.geometry import CARD_H, CARD_W, DRAW_ORDER, PLAY_AREA
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
@@ -164,7 +164,7 @@ def random_scene(
     chunks because an index there is only 4–5 px tall and most misreads happen there."""
     deck = [c.code for c in DECK]
     seats = {}
-    for seat in SEATS:
+    for seat in DRAW_ORDER:
         n = 0 if rng.random() < 0.18 else rng.randint(1, 10)
         play = random_row(rng, random_play(rng, n)) if n else ()
         if n and n <= 3 and rng.random() < 0.04:  # a play laid face down: cards, but unreadable

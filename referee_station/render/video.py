@@ -27,8 +27,8 @@ import numpy as np
 
 from referee_station.render.render import arm_polygon, camera_pose, render, screen_hull
 from referee_station.render.scene import SKINS, SLEEVES, Arm, Camera, Look, PlacedCard, Scene, SeatScene, random_row
-from referee_station.table.events import Clear, DealStart, PlayCards, Record, Tribute
-from referee_station.vision.geometry import CARD_H, DISCARD_AREA, SEATS, cloth_to_image, seat_to_cloth
+from referee_station.table.events import Clear, DealStart, Exchange, PlayCards, Record
+from referee_station.vision.geometry import CARD_H, DISCARD_AREA, DRAW_ORDER, cloth_to_image, seat_to_cloth
 from referee_station.vision.layout import Layout
 from referee_station.vision.markers import paint_markers
 from referee_station.vision.reader import FrameReading, SeatReading
@@ -86,13 +86,13 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
     """The cloth's story for a log's plays, clears and deals (other events leave no trace on the cloth)."""
     rng = random.Random(seed)
     out = Choreography()
-    play: dict[str, tuple[PlacedCard, ...]] = {s: () for s in SEATS}
-    discard: dict[str, tuple[PlacedCard, ...]] = {s: () for s in SEATS}
-    busy = dict.fromkeys(SEATS, 0.0)
-    look = {s: (rng.choice(SLEEVES), rng.choice(SKINS)) for s in SEATS}
+    play: dict[str, tuple[PlacedCard, ...]] = {s: () for s in DRAW_ORDER}
+    discard: dict[str, tuple[PlacedCard, ...]] = {s: () for s in DRAW_ORDER}
+    busy = dict.fromkeys(DRAW_ORDER, 0.0)
+    look = {s: (rng.choice(SLEEVES), rng.choice(SKINS)) for s in DRAW_ORDER}
 
     def snapshot(t: float) -> None:
-        seats = {s: SeatScene(play=play[s], discard=discard[s]) for s in SEATS}
+        seats = {s: SeatScene(play=play[s], discard=discard[s]) for s in DRAW_ORDER}
         if out.stills and out.stills[-1].t == t:
             out.stills[-1] = Still(t, seats)
         else:
@@ -132,7 +132,7 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
     for event in events:
         t = event.t
         take_up(t)
-        if isinstance(event, Tribute):  # Return too: one card shown in the giver's play area (CLOTH.md)
+        if isinstance(event, Exchange):  # a tribute or a return: one card shown in the giver's play area (CLOTH.md)
             play[event.seat] = random_row(rng, [event.card])
             card = play[event.seat][0]
             hand(event.seat, t, (card.x, card.y - CARD_H / 2 + 1.0), rng.uniform(0.5, 0.9), rng.uniform(0.3, 0.6))
@@ -149,8 +149,8 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
             hand(event.seat, t, (x, bottom + rng.uniform(0.5, 1.5)), rng.uniform(0.5, 0.9), rng.uniform(0.3, 0.6))
             snapshot(t)
             out.truth.append(event)
-        elif isinstance(event, Clear) and type(event) is Clear:
-            for seat in SEATS:
+        elif isinstance(event, Clear):
+            for seat in DRAW_ORDER:
                 if play[seat]:
                     row = play[seat]
                     x = sum(c.x for c in row) / len(row)
@@ -160,7 +160,7 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
             snapshot(t)
             out.truth.append(event)
         elif isinstance(event, DealStart):
-            for seat in SEATS:
+            for seat in DRAW_ORDER:
                 play[seat], discard[seat] = (), ()
             snapshot(t)
         out.end = max(out.end, t)
@@ -267,7 +267,7 @@ def truth_reading(choreo: Choreography, t: float) -> FrameReading:
     index = max(0, bisect.bisect_right(choreo.still_times, t) - 1)
     over = {seat for seat, arm in arms_at(choreo, t) if arm.y > -34.0}
     seats = {}
-    for seat in SEATS:
+    for seat in DRAW_ORDER:
         cards = [c.code for c in choreo.stills[index].seats[seat].play]
         if seat in over:
             seats[seat] = SeatReading([], [], "occluded", [])

@@ -16,9 +16,9 @@ Pure: no clock, no I/O; it reads ``TableReferee.snapshot()`` and returns events.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
+from referee_station.core import DealView, Phase, TableState
 from referee_station.rules import DoesNotBeatError, RulesError, choose, parse_cards
 from referee_station.table.events import PARTNER, DealEnd, DealStart, Output, Pass, PlayCards, Record, Return, Tribute
 
@@ -38,19 +38,19 @@ class DealDirector:
             if isinstance(out, DealEnd):
                 self._after_foul = out.foul
 
-    def prelude(self, event: Record, state: Mapping[str, Any]) -> Record | None:
+    def prelude(self, event: Record, state: TableState) -> Record | None:
         """The event the referee must see before ``event``, if any (call again after feeding it)."""
-        if type(event) is not PlayCards or state.get("match_over"):
+        if type(event) is not PlayCards or state.match_over:
             return None
-        deal = state.get("deal")
-        if deal is None or deal["phase"] == "over":
+        deal = state.deal
+        if deal is None or deal.phase is Phase.OVER:
             if self.first_leader is None:
                 return None
-            if deal is None and state.get("deals_played", 0) == 0:
+            if deal is None and state.deals_played == 0:
                 return DealStart(event.t, self.first_leader)
             return DealStart(event.t, event.seat if self._after_foul else None)
-        to_act = deal["to_act"]
-        if not self.infer_passes or deal["phase"] != "play" or deal["counts"].get(event.seat, 0) == 0:
+        to_act = deal.to_act
+        if not self.infer_passes or deal.phase is not Phase.PLAY or deal.counts.get(event.seat, 0) == 0:
             return None
         if to_act not in (None, event.seat):
             return Pass(event.t, to_act)
@@ -58,28 +58,29 @@ class DealDirector:
             return Pass(event.t, to_act)
         return None
 
-    def convert(self, event: Record, state: Mapping[str, Any]) -> Record:
+    def convert(self, event: Record, state: TableState) -> Record:
         """A one-card play that is a tribute or a return owed now becomes that event."""
-        deal = state.get("deal")
+        deal = state.deal
         if type(event) is not PlayCards or deal is None or len(event.cards) != 1:
             return event
-        owed = deal["clocks"].get(event.seat, {}).get("action")
-        if deal["phase"] == "tribute" and owed == "tribute" and event.seat not in deal["tributes"]:
+        clock = deal.clocks.get(event.seat)
+        owed = None if clock is None else clock.action
+        if deal.phase is Phase.TRIBUTE and owed == "tribute" and event.seat not in deal.tributes:
             return Tribute(event.t, event.seat, event.cards[0])
-        if deal["phase"] == "return" and owed == "return" and event.seat not in deal["returns"]:
+        if deal.phase is Phase.RETURN and owed == "return" and event.seat not in deal.returns:
             return Return(event.t, event.seat, event.cards[0])
         return event
 
 
-def _leads_by_jiefeng(event: PlayCards, deal: Mapping[str, Any]) -> bool:
+def _leads_by_jiefeng(event: PlayCards, deal: DealView) -> bool:
     """Whether ``event`` is the partner's lead after a seat went out and everyone passed (接风, R-PLAY-2)
     rather than a follow: the trick's last player has no cards, the player is its partner, and the cards
     do not beat the trick. The partner then passed too before leading."""
-    last = deal["last"]
-    if last is None or deal["counts"].get(last["seat"], 1) != 0 or PARTNER[last["seat"]] != event.seat:
+    last = deal.last
+    if last is None or deal.counts.get(last.seat, 1) != 0 or PARTNER[last.seat] != event.seat:
         return False
     try:
-        choose(parse_cards(event.cards), deal["level"], choose(parse_cards(last["cards"]), deal["level"]))
+        choose(parse_cards(event.cards), deal.level, choose(parse_cards(last.cards), deal.level))
     except DoesNotBeatError:
         return True
     except RulesError:

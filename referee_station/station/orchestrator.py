@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from referee_station.core import TableState
 from referee_station.station.director import DealDirector
 from referee_station.station.health import SEATS_BACK, SEATS_OFFLINE, CameraState, CameraWatch, Notice
 from referee_station.station.round_gate import RoundGate
@@ -74,7 +75,7 @@ class Fed:
     outputs: tuple[Output, ...]
     source: Source
     who: str
-    snapshot: dict[str, Any]
+    snapshot: TableState
     frame: np.ndarray | None = None
     """The camera image at the event (BGR) for plays and flags, when the table has a camera."""
 

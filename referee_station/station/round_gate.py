@@ -12,9 +12,10 @@ the table's clock, like a ruling.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
+from referee_station.core import TableState
 from referee_station.hall.rounds import RoundCall, RoundTable
 from referee_station.station.health import Notice
 from referee_station.table.events import DealStart, Pass, PlayCards, Record, Report, Return, TimeCall, Tribute
@@ -74,21 +75,21 @@ class RoundGate:
         call = self.call
         return None if call is None else call.clock.remaining(self.wall())
 
-    def due(self, now: float, state: Mapping[str, Any]) -> TimeCall | None:
+    def due(self, now: float, state: TableState) -> TimeCall | None:
         """The ``time_call`` to feed at table time ``now``, once: the call came and the referee has none."""
         call = self.call
-        if self._issued or call is None or state.get("time_called") is not None or state.get("match_over"):
+        if self._issued or call is None or state.time_called is not None or state.match_over:
             return None
-        if call.clock.remaining(self.wall()) > 0 and int(state.get("deals_played", 0)) < call.max_deals:
+        if call.clock.remaining(self.wall()) > 0 and state.deals_played < call.max_deals:
             return None  # neither the round's time nor its deals (at most ``max_deals``) are used up
         self._issued = True
         return TimeCall(now, round=call.round)
 
-    def holds(self, event: Record, state: Mapping[str, Any]) -> bool:
+    def holds(self, event: Record, state: TableState) -> bool:
         """Whether ``event`` is one the call ended: a new deal, or any deal event once the match is over."""
-        if state.get("time_called") is None or not isinstance(event, DEAL_EVENTS):
+        if state.time_called is None or not isinstance(event, DEAL_EVENTS):
             return False
-        if isinstance(event, DealStart) or state.get("match_over"):
+        if isinstance(event, DealStart) or state.match_over:
             self.held.append(event)
             return True
         return False

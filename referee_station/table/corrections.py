@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Any
 
+from referee_station.core import PendingRead, TableState
 from referee_station.table.config import RulesConfig
 from referee_station.table.doubt import FlagIds, Judge, as_sure, same
 from referee_station.table.events import (
     Countdown,
+    Exchange,
     Flag,
     Output,
     Penalty,
@@ -73,14 +74,16 @@ class CorrectingReferee:
     def match_over(self) -> bool:
         return self.main.match_over
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> TableState:
         """The state under the pending plays' best readings, with the plays pending (their readings); the
         open flags are those sent (open in every world)."""
         out = self.main.snapshot()
+        pending = tuple(
+            PendingRead(p.flag, p.event.t, p.event.seat, p.event.cards, p.readings) for p in self.judge.pending
+        )
         if len(self.judge.worlds) > 1:
-            out["open_flags"] = self.judge.open_flags()
-        out["pending"] = [p.to_json() for p in self.judge.pending]
-        return out
+            out = replace(out, open_flags=tuple(self.judge.open_flags()))
+        return replace(out, pending=pending)
 
     # -- the one way in -----------------------------------------------------------------------
 
@@ -130,7 +133,7 @@ class CorrectingReferee:
                 ruling = _ruling_of(out, event.flag)
                 assert ruling is not None
                 i = next(i for i in range(len(out) - 1, -1, -1) if out[i] is ruling)
-                out[i] = replace(ruling, decision="dismiss" if ruling.decision == "confirm" else "confirm")
+                out[i] = replace(ruling, decision=ruling.decision.other)
             out.append(event)
         return out
 
@@ -161,7 +164,7 @@ def _target(log: list[Record], settle: Settle) -> PlayCards | Tribute | Return |
     """The last play, tribute or return by the settle's seat at its ``at``."""
     for event in reversed(log):
         if (
-            isinstance(event, (PlayCards, Tribute))
+            isinstance(event, (PlayCards, Exchange))
             and event.seat == settle.seat
             and abs(event.t - settle.at) <= SAME_TIME
         ):
@@ -201,4 +204,3 @@ def _minus(these: list[Output], those: list[Output]) -> list[Output]:
         else:
             out.append(output)
     return out
-

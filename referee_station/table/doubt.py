@@ -63,15 +63,6 @@ class Pending:
     event: PlayCards
     readings: tuple[tuple[str, ...], ...]
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "flag": self.flag,
-            "t": self.event.t,
-            "seat": self.event.seat,
-            "cards": list(self.event.cards),
-            "readings": [list(cards) for cards in self.readings],
-        }
-
 
 def candidates(ev: PlayCards, margin: float) -> tuple[Candidate, ...]:
     """The play's close readings, most probable first, the read cards first among equals.
@@ -354,7 +345,7 @@ class Judge:
 
     def open_flags(self) -> list[int]:
         """Flags awaiting a ruling in every world: the ones that went out."""
-        opened = [set(w.snapshot()["open_flags"]) for w in self.worlds]
+        opened = [set(w.snapshot().open_flags) for w in self.worlds]
         return sorted(set.intersection(*opened))
 
     def note(

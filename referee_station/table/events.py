@@ -6,33 +6,37 @@ Input events are written by the sources (vision tracker, seat units, timer, cons
 :class:`EventError` naming the field that is wrong, so a bad line is reported, never half-read.
 ``record.to_json()`` gives back the same dictionary (round trip).
 
-Seats follow R-SEAT-1/2: partners sit opposite (E-W, S-N); play goes counterclockwise seen from
-above, E -> N -> W -> S -> E, so a seat's 下家 (next to act) is ``NEXT_SEAT[seat]``.
+Seats, sides, penalties and decisions are the contract core's enums (``referee_station.core``,
+R-SEAT-1/2, R-PEN): ``StrEnum`` values equal to the strings the log writes, so a log reads and
+writes back unchanged.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
 import types
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
+from enum import StrEnum
 from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
+from referee_station.core import DECISIONS, Decision, Seat, Side
+
+# The seat tables are the core's (one definition); named here too for the log's many readers.
+from referee_station.core import NEXT_SEAT as NEXT_SEAT
+from referee_station.core import OTHER_SIDE as OTHER_SIDE
+from referee_station.core import PARTNER as PARTNER
+from referee_station.core import PREV_SEAT as PREV_SEAT
+from referee_station.core import SEATS as SEATS
+from referee_station.core import SIDE_OF as SIDE_OF
+from referee_station.core import SIDE_SEATS as SIDE_SEATS
+from referee_station.core import SIDES as SIDES
+from referee_station.core import Penalty as Rung
 from referee_station.rules import Card, RulesError, parse_level
 
-SEATS: tuple[str, ...] = ("E", "S", "W", "N")
-NEXT_SEAT: dict[str, str] = {"E": "N", "N": "W", "W": "S", "S": "E"}
-"""下家 of each seat: play order E -> N -> W -> S (R-SEAT-2)."""
-PREV_SEAT: dict[str, str] = {after: before for before, after in NEXT_SEAT.items()}
-PARTNER: dict[str, str] = {"E": "W", "W": "E", "S": "N", "N": "S"}
-SIDE_OF: dict[str, str] = {"E": "EW", "W": "EW", "S": "NS", "N": "NS"}
-SIDES: tuple[str, ...] = ("EW", "NS")
-OTHER_SIDE: dict[str, str] = {"EW": "NS", "NS": "EW"}
-SIDE_SEATS: dict[str, tuple[str, str]] = {"EW": ("E", "W"), "NS": ("S", "N")}
-
-PENALTIES: tuple[str, ...] = ("warning", "infraction", "foul", "match_loss", "disqualification")
 COUNTDOWN_ACTIONS = frozenset({"tribute", "return", "lead", "follow", "grace"})
 
 MAX_DEPTH = 16
@@ -80,11 +84,11 @@ def _time(obj: Mapping[str, Any], kind: str) -> float:
     return number
 
 
-def _seat(obj: Mapping[str, Any], kind: str, name: str = "seat") -> str:
+def _seat(obj: Mapping[str, Any], kind: str, name: str = "seat") -> Seat:
     value = _need(obj, name, kind)
-    if value not in SEATS:
+    if not isinstance(value, str) or value not in SEATS:
         raise EventError(f"{kind}: field {name!r} must be one of E S W N, got {_shown(value)}")
-    return str(value)
+    return Seat(value)
 
 
 def _card(value: Any, kind: str, name: str) -> str:
@@ -125,6 +129,18 @@ def _int(value: Any, kind: str, name: str, low: int, high: int) -> int:
     return value
 
 
+@functools.cache
+def _enum_fields(cls: type) -> tuple[tuple[str, type[StrEnum]], ...]:
+    """The fields of a record class whose type is a core enum (or an optional one)."""
+    out = []
+    for name, hint in get_type_hints(cls).items():
+        options = get_args(hint) if get_origin(hint) in (Union, types.UnionType) else (hint,)
+        kinds = [o for o in options if isinstance(o, type) and issubclass(o, StrEnum)]
+        if kinds and name in {f.name for f in fields(cls)}:
+            out.append((name, kinds[0]))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Record:
     """One log line. Subclasses set ``TYPE``; ``to_json`` writes the EVENTS.md fields."""
@@ -136,6 +152,18 @@ class Record:
     """Fields left out of the JSON when they are ``None``."""
 
     t: float
+
+    def __post_init__(self) -> None:
+        """A seat, side, penalty or decision given as its string becomes the core's enum, so that a
+        record built in code (``Ruling(t, 1, "confirm")``) is the record the log reads back; a
+        string that is none of the enum's values is this record's :class:`EventError`."""
+        for name, kind in _enum_fields(type(self)):
+            value = getattr(self, name)
+            if value is None or type(value) is kind:
+                continue
+            if not isinstance(value, str) or value not in tuple(kind):
+                raise EventError(f"{self.TYPE}: field {name!r} must be one of {' '.join(kind)}, got {_shown(value)}")
+            object.__setattr__(self, name, kind(value))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"t": self.t, "type": self.TYPE}
@@ -218,8 +246,8 @@ class DealStart(Record):
 
     TYPE: ClassVar[str] = "deal"
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"first_leader", "hands"})
-    first_leader: str | None = None
-    hands: dict[str, tuple[str, ...]] | None = None
+    first_leader: Seat | None = None
+    hands: dict[Seat, tuple[str, ...]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
@@ -235,25 +263,32 @@ class DealStart(Record):
         if hands is not None:
             if not isinstance(hands, Mapping) or set(hands) - set(SEATS):
                 raise EventError(f"deal: field 'hands' must map seats E S W N to card lists, got {_shown(hands)}")
-            hands = {seat: _cards(cards, kind, f"hands.{seat}") for seat, cards in hands.items()}
+            hands = {Seat(seat): _cards(cards, kind, f"hands.{seat}") for seat, cards in hands.items()}
         return cls(_time(obj, kind), leader, hands)
 
 
 @dataclass(frozen=True)
-class Tribute(Record):
-    """A seat pays tribute (R-TRIB-1/2); a second one before play replaces a wrong one."""
+class Exchange(Record):
+    """One card handed over in the tribute exchange: the shared shape of ``tribute`` and ``return``
+    (neither is the other: ask for :class:`Exchange` to mean both)."""
 
-    TYPE: ClassVar[str] = "tribute"
-    seat: str = "E"
+    seat: Seat = Seat.E
     card: str = ""
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> Tribute:
+    def from_json(cls, obj: Mapping[str, Any]) -> Exchange:
         return cls(_time(obj, cls.TYPE), _seat(obj, cls.TYPE), _card(_need(obj, "card", cls.TYPE), cls.TYPE, "card"))
 
 
 @dataclass(frozen=True)
-class Return(Tribute):
+class Tribute(Exchange):
+    """A seat pays tribute (R-TRIB-1/2); a second one before play replaces a wrong one."""
+
+    TYPE: ClassVar[str] = "tribute"
+
+
+@dataclass(frozen=True)
+class Return(Exchange):
     """A seat returns a card to the one who paid it tribute (R-TRIB-1)."""
 
     TYPE: ClassVar[str] = "return"
@@ -271,7 +306,7 @@ class PlayCards(Record):
     TYPE: ClassVar[str] = "play"
     JSON_NAMES: ClassVar[dict[str, str]] = {"declared": "as"}
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"declared", "confidence", "alternatives"})
-    seat: str = "E"
+    seat: Seat = Seat.E
     cards: tuple[str, ...] = ()
     declared: dict[str, Any] | None = None
     confidence: float | None = None
@@ -339,7 +374,7 @@ class Pass(Record):
     """The pass button (or a referee entry) for a seat (R-PLAY-1)."""
 
     TYPE: ClassVar[str] = "pass"
-    seat: str = "E"
+    seat: Seat = Seat.E
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Pass:
@@ -351,7 +386,7 @@ class Report(Record):
     """报牌: the seat states its number of cards left (R-REPORT-1)."""
 
     TYPE: ClassVar[str] = "report"
-    seat: str = "E"
+    seat: Seat = Seat.E
     count: int = 0
 
     @classmethod
@@ -361,18 +396,23 @@ class Report(Record):
 
 
 @dataclass(frozen=True)
-class Clear(Record):
-    """The trick's cards went to the discard areas (informational, R-PLAY-4)."""
-
-    TYPE: ClassVar[str] = "clear"
+class Moment(Record):
+    """An event that is only its time: the shared shape of ``clear`` and ``tick`` (neither is the other)."""
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> Clear:
+    def from_json(cls, obj: Mapping[str, Any]) -> Moment:
         return cls(_time(obj, cls.TYPE))
 
 
 @dataclass(frozen=True)
-class Tick(Clear):
+class Clear(Moment):
+    """The trick's cards went to the discard areas (informational, R-PLAY-4)."""
+
+    TYPE: ClassVar[str] = "clear"
+
+
+@dataclass(frozen=True)
+class Tick(Moment):
     """Time passes; lets overtime be found when nothing else happens (R-TIME-3)."""
 
     TYPE: ClassVar[str] = "tick"
@@ -413,7 +453,7 @@ class Ruling(Record):
 
     TYPE: ClassVar[str] = "ruling"
     flag: int = 0
-    decision: str = "confirm"
+    decision: Decision = Decision.CONFIRM
     stop_next: bool = False
 
     @classmethod
@@ -421,12 +461,12 @@ class Ruling(Record):
         kind = cls.TYPE
         flag = _int(_need(obj, "flag", kind), kind, "flag", 1, 10**9)
         decision = _need(obj, "decision", kind)
-        if decision not in ("confirm", "dismiss"):
+        if not isinstance(decision, str) or decision not in DECISIONS:
             raise EventError(f"ruling: field 'decision' must be confirm or dismiss, got {_shown(decision)}")
         stop_next = obj.get("stop_next", False)
         if not isinstance(stop_next, bool):
             raise EventError(f"ruling: field 'stop_next' must be true or false, got {_shown(stop_next)}")
-        return cls(_time(obj, kind), flag, decision, stop_next)
+        return cls(_time(obj, kind), flag, Decision(decision), stop_next)
 
 
 @dataclass(frozen=True)
@@ -449,14 +489,14 @@ class Sign(Record):
     counts a result once both sides signed it. Informational for the table's referee."""
 
     TYPE: ClassVar[str] = "sign"
-    side: str = "EW"
+    side: Side = Side.EW
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Sign:
         side = _need(obj, "side", cls.TYPE)
-        if side not in SIDES:
+        if not isinstance(side, str) or side not in SIDES:
             raise EventError(f"sign: field 'side' must be EW or NS, got {_shown(side)}")
-        return cls(_time(obj, cls.TYPE), side)
+        return cls(_time(obj, cls.TYPE), Side(side))
 
 
 def _reason(obj: Mapping[str, Any], kind: str) -> str:
@@ -474,7 +514,7 @@ class Settle(Record):
 
     TYPE: ClassVar[str] = "settle"
     at: float = 0.0
-    seat: str = "E"
+    seat: Seat = Seat.E
     cards: tuple[str, ...] = ()
     reason: str = ""
 
@@ -519,7 +559,7 @@ class TimerControl(Record):
     TYPE: ClassVar[str] = "timer"
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"seat", "seconds"})
     action: str = "pause"
-    seat: str | None = None
+    seat: Seat | None = None
     seconds: float | None = None
 
     @classmethod
@@ -596,6 +636,9 @@ def _typed(value: Any, hint: Any, where: str) -> Any:
     elif hint is str:
         if isinstance(value, str):
             return value
+    elif isinstance(hint, type) and issubclass(hint, StrEnum):
+        if isinstance(value, str) and value in tuple(hint):
+            return hint(value)
     elif hint is Any:
         return value
     elif origin is tuple:
@@ -620,6 +663,8 @@ def _hint_name(hint: Any) -> str:
         return f"a list of {_hint_name(get_args(hint)[0])}"
     if get_origin(hint) is dict:
         return f"an object of {_hint_name(get_args(hint)[1])}"
+    if isinstance(hint, type) and issubclass(hint, StrEnum):
+        return "one of " + " ".join(hint)
     return {bool: "true or false", int: "an integer", float: "a number", str: "a string"}[hint]
 
 
@@ -632,11 +677,11 @@ class Flag(Output):
     TYPE: ClassVar[str] = "flag"
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"cards", "cause"})
     id: int = 0
-    seat: str | None = None
-    side: str | None = None
+    seat: Seat | None = None
+    side: Side | None = None
     offence: str = ""
     rule: str = ""
-    penalty: str = ""
+    penalty: Rung = Rung.ANOMALY
     detail: str = ""
     detail_zh: str = ""
     cards: tuple[str, ...] | None = None
@@ -648,8 +693,8 @@ class Penalty(Output):
     """A confirmed step on a side's penalty ladder, escalations included (R-PEN)."""
 
     TYPE: ClassVar[str] = "penalty"
-    side: str = ""
-    penalty: str = ""
+    side: Side = Side.EW
+    penalty: Rung = Rung.WARNING
     reason: str = ""
     flags: tuple[int, ...] = ()
 
@@ -659,7 +704,7 @@ class Countdown(Output):
     """A clock started for a seat (R-TIME); also sent to the timer device."""
 
     TYPE: ClassVar[str] = "countdown"
-    seat: str = ""
+    seat: Seat = Seat.E
     action: str = ""
     limit: float = 0.0
     deadline: float = 0.0
@@ -671,8 +716,8 @@ class DealEnd(Output):
 
     TYPE: ClassVar[str] = "deal_end"
     deal: int = 0
-    order: tuple[str | None, ...] = ()
-    side_up: str | None = None
+    order: tuple[Seat | None, ...] = ()
+    side_up: Side | None = None
     levels_up: int = 0
     levels: dict[str, str] = field(default_factory=dict)
     next_level: str = "2"
@@ -701,13 +746,13 @@ class Reading(Output):
 
     TYPE: ClassVar[str] = "reading"
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"kind", "key", "by"})
-    seat: str = ""
+    seat: Seat = Seat.E
     cards: tuple[str, ...] = ()
     status: str = "open"
     readings: tuple[dict[str, str], ...] = ()
     kind: str | None = None
     key: str | None = None
-    by: str | None = None
+    by: Seat | None = None
 
 
 @dataclass(frozen=True)
@@ -737,8 +782,22 @@ OUTPUT_TYPES: dict[str, type[Record]] = {
 RECORD_TYPES: dict[str, type[Record]] = INPUT_TYPES | OUTPUT_TYPES
 
 InputEvent = (
-    MatchStart | DealStart | Tribute | Return | PlayCards | Pass | Report | Clear | Tick | Health | Ruling
-    | TimeCall | Sign | Settle | Reverse | TimerControl
+    MatchStart
+    | DealStart
+    | Tribute
+    | Return
+    | PlayCards
+    | Pass
+    | Report
+    | Clear
+    | Tick
+    | Health
+    | Ruling
+    | TimeCall
+    | Sign
+    | Settle
+    | Reverse
+    | TimerControl
 )
 
 

@@ -7,24 +7,26 @@ escalation with its reason, so the referee can emit one ``penalty`` output per s
 
 from __future__ import annotations
 
-from referee_station.table.events import SIDES
+from referee_station.core import LADDER, SIDES, Penalty
 
-ESCALATION: dict[str, str] = {"warning": "infraction", "infraction": "foul", "foul": "match_loss"}
-PLURAL = {"warning": "warnings", "infraction": "infractions", "foul": "fouls"}
+ESCALATION: dict[Penalty, Penalty] = {
+    Penalty.WARNING: Penalty.INFRACTION,
+    Penalty.INFRACTION: Penalty.FOUL,
+    Penalty.FOUL: Penalty.MATCH_LOSS,
+}
+PLURAL = {Penalty.WARNING: "warnings", Penalty.INFRACTION: "infractions", Penalty.FOUL: "fouls"}
 
 
 class Ladder:
     """Confirmed penalties per side; escalation happens on every second step of a rung."""
 
     def __init__(self) -> None:
-        self.counts: dict[str, dict[str, int]] = {
-            side: {"warning": 0, "infraction": 0, "foul": 0, "match_loss": 0, "disqualification": 0} for side in SIDES
-        }
+        self.counts: dict[str, dict[Penalty, int]] = {side: dict.fromkeys(LADDER, 0) for side in SIDES}
 
-    def add(self, side: str, penalty: str) -> list[tuple[str, str]]:
+    def add(self, side: str, penalty: str) -> list[tuple[Penalty, str]]:
         """Record a confirmed ``penalty`` for ``side``; return ``[(penalty, reason), ...]``."""
-        steps = [(penalty, "confirmed")]
-        current = penalty
+        current = Penalty(penalty)
+        steps = [(current, "confirmed")]
         while True:
             self.counts[side][current] += 1
             nxt = ESCALATION.get(current)
@@ -33,5 +35,5 @@ class Ladder:
             steps.append((nxt, f"two {PLURAL[current]}"))
             current = nxt
 
-    def snapshot(self) -> dict[str, dict[str, int]]:
+    def snapshot(self) -> dict[str, dict[Penalty, int]]:
         return {side: dict(counts) for side, counts in self.counts.items()}

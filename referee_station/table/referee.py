@@ -11,16 +11,22 @@ Invariants:
 - While the referee has paused the table (``timer`` pause) no clock runs out; resuming moves every
   deadline by the pause (R-TIME), added time moves one seat's.
 - A strange event (a play before any deal, a ruling for an unknown flag) is flagged as an
-  anomaly and otherwise ignored: the referee never raises out of ``feed``.
+  anomaly and otherwise ignored. Input the rules refuse (a ``RulesError``, an ``EventError``) is
+  flagged the same way; any other exception is the referee's own bug: with ``strict`` (the tests)
+  it is raised, at the station it is logged with its traceback and flagged, so a table plays on.
+- A deal's phase moves only by the phase table (``referee_station.core.phase``).
 """
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
+from referee_station.core import ClockView, DealView, Decision, LastPlay, Phase, Step, TableState, advance
+from referee_station.core import Penalty as Rung
 from referee_station.rules import (
     Card,
     Declaration,
@@ -50,6 +56,7 @@ from referee_station.table.events import (
     Countdown,
     DealEnd,
     DealStart,
+    EventError,
     Flag,
     Health,
     MatchEnd,
@@ -83,6 +90,9 @@ from referee_station.table.scoring import (
 
 HAND_SIZE = 27
 REPORT_MAX = 10
+INPUT_ERRORS = (RulesError, EventError)
+"""What well-formed input the rules refuse raises: flagged, never a crash (a bug raises anything else)."""
+_log = logging.getLogger(__name__)
 
 
 def _named(readings: tuple[Play, ...]) -> tuple[dict[str, str], ...]:
@@ -117,7 +127,7 @@ class SeatState:
 class DealState:
     number: int
     level: str
-    phase: str  # "tribute", "return", "play", "over"
+    phase: Phase
     seats: dict[str, SeatState]
     dealt: dict[str, list[str]] | None
     plan: trib.TributePlan | None = None
@@ -143,11 +153,15 @@ class DealState:
 class FlagState:
     flag: Flag
     deal: int
-    decided: str | None = None
+    decided: Decision | None = None
 
 
 class TableReferee:
     """Reads one table's events, returns what a referee must know (EVENTS.md outputs)."""
+
+    strict: ClassVar[bool] = False
+    """Raise the referee's own bugs out of ``feed`` instead of flagging them: the tests set it
+    (``tests/conftest.py``), so a bug fails a test rather than hiding as a ``strange_event``."""
 
     def __init__(
         self,
@@ -214,8 +228,13 @@ class TableReferee:
             self._check_clocks(event.t)
         try:
             handler(event)
-        except Exception as err:  # never crash on strange input: flag it for the referee
+        except INPUT_ERRORS as err:  # input the rules refuse: the referee is told, play goes on
             self._strange(event.t, getattr(event, "seat", None), f"{event.TYPE} could not be applied: {err}")
+        except Exception as err:
+            if self.strict:
+                raise
+            _log.exception("the referee failed on %s", event.to_line())
+            self._strange(event.t, getattr(event, "seat", None), f"{event.TYPE} could not be applied (a fault): {err}")
         return self._out
 
     # -- outputs ----------------------------------------------------------------------------
@@ -230,11 +249,11 @@ class TableReferee:
         seat: str | None,
         detail: str,
         cards: tuple[str, ...] | None = None,
-        penalty: str | None = None,
+        penalty: Rung | None = None,
     ) -> Flag:
         spec = OFFENCES[offence]
         if penalty is None:
-            penalty = "warning" if self.config.wrong_play_stops and offence in WRONG_PLAYS else spec.penalty
+            penalty = Rung.WARNING if self.config.wrong_play_stops and offence in WRONG_PLAYS else spec.penalty
         flag = Flag(
             t=t,
             id=0,
@@ -250,8 +269,8 @@ class TableReferee:
         flag = replace(flag, id=self.flag_ids(self, flag) if self.flag_ids else len(self.flags) + 1)
         self.flags[flag.id] = FlagState(flag, self.deal.number if self.deal else 0)
         self._emit(flag)
-        if self.auto_confirm and penalty != "anomaly":
-            self._decide(t, self.flags[flag.id], "confirm", stop_next=False)
+        if self.auto_confirm and penalty is not Rung.ANOMALY:
+            self._decide(t, self.flags[flag.id], Decision.CONFIRM, stop_next=False)
         return flag
 
     def _strange(self, t: float, seat: str | None, detail: str) -> None:
@@ -263,7 +282,7 @@ class TableReferee:
         """Raise an anomaly found outside the rules core (a doubtful read, a correction that names no
         event): a flag like any other, so that a ruling on it is known here."""
         self._out = []
-        self._flag(t, offence, seat if seat in SEATS else None, detail, cards, penalty="anomaly")
+        self._flag(t, offence, seat if seat in SEATS else None, detail, cards, penalty=Rung.ANOMALY)
         return self._out
 
     # -- time (R-TIME) ----------------------------------------------------------------------
@@ -352,24 +371,26 @@ class TableReferee:
             return
         if self.pending_end is not None:
             self._finish_deal(*self.pending_end, foul_side=None)
-        if self.deal is not None and self.deal.phase != "over":
+        if self.deal is not None and self.deal.phase is not Phase.OVER:
             self._strange(ev.t, None, f"deal {self.deal.number + 1} began before deal {self.deal.number} ended")
         dealt = {seat: list(cards) for seat, cards in ev.hands.items()} if ev.hands else None
         seats = {seat: SeatState(hand=Counter(dealt[seat]) if dealt and seat in dealt else None) for seat in SEATS}
-        deal = DealState(self.deals_played + 1, self.next_level, "play", seats, dealt)
+        owed = self.last_order is not None and self.last_foul is None
+        plan = trib.plan(self.last_order) if self.last_order is not None and owed else None
+        resisted = None
+        if plan is not None and dealt is not None and all(s in dealt for s in plan.payers):
+            resisted = trib.resists(plan, dealt, self.config.resist_double_each)
+        step = Step.TRIBUTE_OWED if plan is not None and not resisted else Step.DEALT
+        deal = DealState(self.deals_played + 1, self.next_level, advance(None, step), seats, dealt, plan, resisted)
         self.deal = deal
         if dealt is not None:
             self._check_dealt(ev.t, dealt)
-        if self.last_order is None or self.last_foul is not None:
+        if plan is None:
             self._lead_after_no_tribute(ev.t, ev.first_leader)
             return
-        deal.plan = trib.plan(self.last_order)
-        if dealt is not None and all(s in dealt for s in deal.plan.payers):
-            deal.resisted = trib.resists(deal.plan, dealt, self.config.resist_double_each)
-        if deal.resisted:
-            self._begin_play(ev.t, deal.plan.upstream)
+        if resisted:
+            self._begin_play(ev.t, plan.upstream)
             return
-        deal.phase = "tribute"
         for payer in deal.plan.payers:
             self._start_clock(ev.t, payer, "tribute", self.config.tribute_limit)
 
@@ -394,9 +415,9 @@ class TableReferee:
             self._flag(t, "duplicate_card", None, f"dealt three or more copies of {' '.join(extra)}", tuple(extra))
 
     def _begin_play(self, t: float, leader: str | None) -> None:
+        """Play starts (the phase is PLAY already): the exchange's clocks stop, the leader's starts."""
         deal = self.deal
-        assert deal is not None
-        deal.phase = "play"
+        assert deal is not None and deal.phase is Phase.PLAY
         deal.clocks.clear()
         self._give_turn(t, leader, lead=True)
 
@@ -422,8 +443,11 @@ class TableReferee:
                     self._flag(ev.t, "wrong_tribute", ev.seat, f"{error}; exchange again", (ev.card,))
         if len(deal.tributes) == len(tp.payers):
             deal.paid_to = trib.recipients(tp, deal.tributes, deal.level)
-            if deal.phase == "tribute":
-                deal.phase = "return"
+            if deal.phase is Phase.OVER:  # the tribute's own flag, confirmed, was a foul: the deal ended
+                return
+            first = deal.phase is Phase.TRIBUTE
+            deal.phase = advance(deal.phase, Step.TRIBUTES_PAID)
+            if first:
                 for recipient in deal.paid_to.values():
                     self._start_clock(ev.t, recipient, "return", self.config.return_limit)
 
@@ -431,7 +455,7 @@ class TableReferee:
         deal = self._deal_or_flag(ev)
         if deal is None:
             return
-        if deal.phase not in ("return", "play") or deal.first_play_done or ev.seat not in deal.paid_to.values():
+        if deal.phase not in (Phase.RETURN, Phase.PLAY) or deal.first_play_done or ev.seat not in deal.paid_to.values():
             self._strange(ev.t, ev.seat, f"{ev.seat} owes no return now")
             return
         deal.returns[ev.seat] = ev.card
@@ -445,8 +469,9 @@ class TableReferee:
                 error = trib.return_error(ev.card, held, deal.level)
                 if error:
                     self._flag(ev.t, "wrong_return", ev.seat, f"{error}; exchange again", (ev.card,))
-        if deal.phase == "return" and len(deal.returns) == len(deal.paid_to):
+        if deal.phase is Phase.RETURN and len(deal.returns) == len(deal.paid_to):
             assert deal.plan is not None
+            deal.phase = advance(deal.phase, Step.RETURNS_MADE)
             leader = trib.first_leader(deal.plan, deal.paid_to, deal.tributes, deal.level, self.config.equal_tribute)
             self._begin_play(ev.t, leader)
 
@@ -469,7 +494,7 @@ class TableReferee:
     # -- play, pass, report (R-PLAY, R-REPORT) ----------------------------------------------
 
     def _deal_or_flag(self, ev: Any) -> DealState | None:
-        if self.deal is None or self.deal.phase == "over" or self.match_over:
+        if self.deal is None or self.deal.phase is Phase.OVER or self.match_over:
             self._strange(ev.t, getattr(ev, "seat", None), f"{ev.TYPE} with no deal in progress")
             return None
         return self.deal
@@ -479,12 +504,13 @@ class TableReferee:
         if deal is None:
             return
         resisting = deal.dealt is None and deal.plan is not None and not deal.tributes
-        if deal.phase == "tribute" and resisting and ev.seat == deal.plan.upstream:
+        if deal.phase is Phase.TRIBUTE and resisting and ev.seat == deal.plan.upstream:
             deal.resisted = True  # 抗贡 (R-TRIB-3), checked against the cards seen at the end
+            deal.phase = advance(deal.phase, Step.RESISTED)
             self._begin_play(ev.t, ev.seat)
         seat = deal.seats[ev.seat]
-        if deal.phase != "play" or seat.count == 0 or (deal.to_act is not None and ev.seat != deal.to_act):
-            why = f"{deal.to_act} is to act" if deal.phase == "play" else f"the {deal.phase} is not finished"
+        if deal.phase is not Phase.PLAY or seat.count == 0 or (deal.to_act is not None and ev.seat != deal.to_act):
+            why = f"{deal.to_act} is to act" if deal.phase is Phase.PLAY else f"the {deal.phase} is not finished"
             self._flag(ev.t, "out_of_turn_play", ev.seat, f"{ev.seat} played out of turn, {why}; taken back", ev.cards)
             return
         try:
@@ -577,10 +603,10 @@ class TableReferee:
         assert deal is not None
         deal.seats[ev.seat].report_due = None
         if not deal.order:
-            self._flag(ev.t, "missed_report", ev.seat, "went out 上游 without reporting", ev.cards, "foul")
+            self._flag(ev.t, "missed_report", ev.seat, "went out 上游 without reporting", ev.cards, Rung.FOUL)
             return False
         self._flag(
-            ev.t, "missed_report", ev.seat, "went out without reporting; play taken back", ev.cards, "infraction"
+            ev.t, "missed_report", ev.seat, "went out without reporting; play taken back", ev.cards, Rung.INFRACTION
         )
         return True
 
@@ -629,7 +655,7 @@ class TableReferee:
         and the cards count neither for the hand nor for the copies seen."""
         self._out = []
         deal = self.deal
-        if deal is None or deal.phase != "play" or ev.seat != deal.to_act:
+        if deal is None or deal.phase is not Phase.PLAY or ev.seat != deal.to_act:
             return self.feed(ev)  # nothing to lay it on: judged as read
         self.now = max(self.now, ev.t)
         self._check_clocks(ev.t)
@@ -681,8 +707,8 @@ class TableReferee:
         deal = self._deal_or_flag(ev)
         if deal is None:
             return
-        if deal.phase != "play" or ev.seat != deal.to_act:
-            why = f"{deal.to_act} is to act" if deal.phase == "play" else f"the {deal.phase} is not finished"
+        if deal.phase is not Phase.PLAY or ev.seat != deal.to_act:
+            why = f"{deal.to_act} is to act" if deal.phase is Phase.PLAY else f"the {deal.phase} is not finished"
             self._flag(ev.t, "out_of_turn_pass", ev.seat, f"{ev.seat} passed out of turn, {why}; void")
             return
         if deal.last is None:
@@ -757,9 +783,9 @@ class TableReferee:
                     "missed_report",
                     seat,
                     f"no report of {state.count} cards by the second action",
-                    penalty="infraction",
+                    penalty=Rung.INFRACTION,
                 )
-        return deal.phase == "play" and not self.match_over
+        return deal.phase is Phase.PLAY and not self.match_over
 
     def _on_report(self, ev: Report) -> None:
         deal = self._deal_or_flag(ev)
@@ -792,7 +818,7 @@ class TableReferee:
     def _end_of_deal(self, t: float) -> None:
         deal = self.deal
         assert deal is not None
-        deal.phase = "over"
+        deal.phase = advance(deal.phase, Step.SIDE_OUT)
         deal.clocks.clear()
         deal.to_act = None
         order: list[str | None] = list(deal.order)
@@ -811,7 +837,7 @@ class TableReferee:
             f.deal == deal.number
             and f.decided is None
             and f.flag.offence in ("wrong_tribute", "wrong_return")
-            and f.flag.penalty == "foul"
+            and f.flag.penalty is Rung.FOUL
             for f in self.flags.values()
         )
 
@@ -831,7 +857,7 @@ class TableReferee:
                     "wrong_tribute",
                     deal.plan.payers[0],
                     "抗贡 claimed but a 大王 was played by another seat",
-                    penalty="foul",
+                    penalty=Rung.FOUL,
                 )
             return
         for payer, recipient in deal.paid_to.items():
@@ -841,20 +867,20 @@ class TableReferee:
                 seen.remove(back)
             error = trib.tribute_error(card, seen, deal.level)
             if error:
-                self._flag(t, "wrong_tribute", payer, error, (card,), "foul")
+                self._flag(t, "wrong_tribute", payer, error, (card,), Rung.FOUL)
             if back is not None:
                 held = list(deal.seats[recipient].played)
                 if card in held:
                     held.remove(card)
                 error = trib.return_error(back, held, deal.level)
                 if error:
-                    self._flag(t, "wrong_return", recipient, error, (back,), "foul")
+                    self._flag(t, "wrong_return", recipient, error, (back,), Rung.FOUL)
 
     def _finish_deal(self, t: float, order: list[str | None], foul_side: str | None) -> None:
         deal = self.deal
         assert deal is not None
         self.pending_end = None
-        deal.phase = "over"
+        deal.phase = advance(deal.phase, Step.ENDED)
         deal.clocks.clear()
         deal.to_act = None
         if foul_side is not None:
@@ -900,7 +926,7 @@ class TableReferee:
         if self.time_called is not None or self.match_over:
             return
         self.time_called = ev.t
-        in_progress = self.pending_end is not None or (self.deal is not None and self.deal.phase != "over")
+        in_progress = self.pending_end is not None or (self.deal is not None and self.deal.phase is not Phase.OVER)
         if not in_progress:
             self._end_match(ev.t, None, "time called")
 
@@ -933,15 +959,15 @@ class TableReferee:
             return
         self._decide(ev.t, state, ev.decision, ev.stop_next)
 
-    def _decide(self, t: float, state: FlagState, decision: str, stop_next: bool) -> None:
+    def _decide(self, t: float, state: FlagState, decision: Decision, stop_next: bool) -> None:
         flag = state.flag
         state.decided = decision
         in_deal = (
             self.deal is not None
             and state.deal == self.deal.number
-            and (self.deal.phase != "over" or self.pending_end is not None)
+            and (self.deal.phase is not Phase.OVER or self.pending_end is not None)
         )
-        if decision == "dismiss" or flag.penalty == "anomaly" or flag.side is None:
+        if decision is Decision.DISMISS or flag.penalty is Rung.ANOMALY or flag.side is None:
             if self.pending_end is not None and not self._end_flags_open():
                 self._finish_deal(*self.pending_end, foul_side=None)
             return
@@ -955,22 +981,22 @@ class TableReferee:
         for penalty, reason in steps:
             self._emit(Penalty(t=t, side=flag.side, penalty=penalty, reason=reason, flags=(flag.id,)))
         reached = {penalty for penalty, _ in steps}
-        if "match_loss" in reached:
+        if Rung.MATCH_LOSS in reached:
             self._match_loss(t, flag.side)
-        elif "foul" in reached:
+        elif Rung.FOUL in reached:
             self._foul(t, flag.side)
-        elif "infraction" in reached and stop_next:
+        elif Rung.INFRACTION in reached and stop_next:
             self._stop_next(flag.seat)
 
     def _stop_next(self, seat: str | None) -> None:
-        if seat is not None and self.deal is not None and self.deal.phase == "play":
+        if seat is not None and self.deal is not None and self.deal.phase is Phase.PLAY:
             self.deal.seats[seat].stopped = True
 
     def _foul(self, t: float, side: str) -> None:
         """犯规: the deal ends at once, the violating side double down, no tribute next deal."""
         if self.pending_end is not None:
             self._finish_deal(self.pending_end[0], self.pending_end[1], foul_side=side)
-        elif self.deal is not None and self.deal.phase != "over":
+        elif self.deal is not None and self.deal.phase is not Phase.OVER:
             self._finish_deal(t, [], foul_side=side)
 
     def _match_loss(self, t: float, side: str) -> None:
@@ -978,7 +1004,7 @@ class TableReferee:
         if self.match_over:
             return
         if self.deal is not None:
-            self.deal.phase = "over"
+            self.deal.phase = advance(self.deal.phase, Step.ENDED)
             self.deal.clocks.clear()
         self.pending_end = None
         self.levels = match_loss_levels(self.levels, side)
@@ -986,42 +1012,42 @@ class TableReferee:
 
     # -- a view of the whole state, for tests, the console and the hall --------------------------
 
-    def snapshot(self) -> dict[str, Any]:
-        """The whole referee state as plain data (cheap; no references into the state)."""
+    def snapshot(self) -> TableState:
+        """The whole referee state as frozen data (cheap; no references into the state)."""
         deal = self.deal
-        out: dict[str, Any] = {
-            "levels": {s: level_rank(v) for s, v in self.levels.items()},
-            "next_level": self.next_level,
-            "deals_played": self.deals_played,
-            "match_over": self.match_over,
-            "time_called": self.time_called,
-            "paused_at": self.paused_at,
-            "ladder": self.ladder.snapshot(),
-            "open_flags": sorted(i for i, f in self.flags.items() if f.decided is None and f.flag.penalty != "anomaly"),
-        }
-        if deal is not None:
-            out["deal"] = {
-                "number": deal.number,
-                "level": deal.level,
-                "phase": deal.phase,
-                "to_act": deal.to_act,
-                "last": None
-                if deal.last is None
-                else {
-                    "seat": deal.last[0],
-                    "cards": deal.last[1].codes,
-                    "kind": deal.last[1].kind.value,
-                    "key": deal.last[1].key,
-                    "readings": list(_named(deal.readings)),
-                },
-                "passes": deal.passes,
-                "counts": {s: deal.seats[s].count for s in SEATS},
-                "order": list(deal.order),
-                "reports": {s: deal.seats[s].reported for s in SEATS},
-                "stopped": sorted(s for s in SEATS if deal.seats[s].stopped),
-                "clocks": {s: {"action": c.action, "deadline": c.deadline} for s, c in deal.clocks.items()},
-                "tributes": dict(deal.tributes),
-                "returns": dict(deal.returns),
-                "resisted": deal.resisted,
-            }
-        return out
+        return TableState(
+            levels={s: level_rank(v) for s, v in self.levels.items()},
+            next_level=self.next_level,
+            deals_played=self.deals_played,
+            match_over=self.match_over,
+            time_called=self.time_called,
+            paused_at=self.paused_at,
+            ladder=self.ladder.snapshot(),
+            open_flags=tuple(
+                sorted(i for i, f in self.flags.items() if f.decided is None and f.flag.penalty is not Rung.ANOMALY)
+            ),
+            deal=None if deal is None else _deal_view(deal),
+        )
+
+
+def _deal_view(deal: DealState) -> DealView:
+    last = None
+    if deal.last is not None:
+        seat, play = deal.last
+        last = LastPlay(seat, tuple(play.codes), play.kind.value, play.key, _named(deal.readings))
+    return DealView(
+        number=deal.number,
+        level=deal.level,
+        phase=deal.phase,
+        to_act=deal.to_act,
+        last=last,
+        passes=deal.passes,
+        counts={s: deal.seats[s].count for s in SEATS},
+        order=tuple(deal.order),
+        reports={s: deal.seats[s].reported for s in SEATS},
+        stopped=tuple(sorted(s for s in SEATS if deal.seats[s].stopped)),
+        clocks={s: ClockView(c.action, c.deadline) for s, c in deal.clocks.items()},
+        tributes=dict(deal.tributes),
+        returns=dict(deal.returns),
+        resisted=deal.resisted,
+    )

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from referee_station.core import NEXT_SEAT, PARTNER, PREV_SEAT, SEATS, SIDE_OF
 from referee_station.rules import Card, single_order
-from referee_station.table.events import NEXT_SEAT, PARTNER, PREV_SEAT, SIDE_OF
 
 RETURN_MAX = 10
 """R-TRIB-1: a return must be of rank 10 or lower in single-card order (a level card never is)."""
@@ -29,7 +29,7 @@ def plan(order: list[str | None]) -> TributePlan:
     first = order[0]
     assert first is not None
     if order[1] == PARTNER[first]:
-        losers = tuple(seat for seat in ("E", "S", "W", "N") if SIDE_OF[seat] != SIDE_OF[first])
+        losers = tuple(seat for seat in SEATS if SIDE_OF[seat] != SIDE_OF[first])
         return TributePlan(first, losers, True)
     last = order[3]
     assert last is not None

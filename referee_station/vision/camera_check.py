@@ -17,8 +17,8 @@ import numpy as np
 
 from referee_station.vision.calibrate import Calibration, to_image
 from referee_station.vision.geometry import (
+    DRAW_ORDER,
     PLAY_AREA,
-    SEATS,
     STRIP_MARGIN,
     STRIP_PX_PER_CM,
     STRIP_X0,
@@ -173,7 +173,7 @@ def check_camera(
             raise ValueError(f"a {frame.shape[1]}x{frame.shape[0]} frame, but the calibration is of a {w}x{h} camera")
     readings = [read_frame(frame, calib.corners) for frame in frames] if row else []
     areas = []
-    for seat in SEATS:
+    for seat in DRAW_ORDER:
         scale = area_px_per_cm(calib, layout, seat)
         measures = [_measure(frame, calib, seat, scale) for frame in frames]
         blur = max(m[0] for m in measures)

@@ -15,14 +15,15 @@ import math
 
 import numpy as np
 
+from referee_station.core import SEATS, Seat
 from referee_station.vision.layout import Layout
 
 _CLOTH = Layout.default()
 SEAT_ANGLE = _CLOTH.seat_angle
 """Degrees counterclockwise that turn South's areas into the seat's."""
-SEATS = tuple(sorted(SEAT_ANGLE, key=SEAT_ANGLE.__getitem__))
-"""The table's seats in the order the cloth turns South's areas into theirs (S, E, N, W): the order the
-renderer draws and the reader reads them in."""
+DRAW_ORDER: tuple[Seat, ...] = tuple(sorted(SEATS, key=SEAT_ANGLE.__getitem__))
+"""The core's seats (``referee_station.core.SEATS``) in the order the cloth turns South's areas into
+theirs (S, E, N, W): the order the renderer draws and the reader reads them in."""
 
 TABLE_HALF = _CLOTH.table_half
 TABLE_CORNERS = _CLOTH.table_corners

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from referee_station.core import SEATS
 from referee_station.resources import CALIBRATION_DIR
-from referee_station.table.events import SEATS
 
 DEFAULT_LAYOUT = CALIBRATION_DIR / "cloth.json"
 ZONES = ("play", "discard")
@@ -50,7 +50,7 @@ class Layout:
     def load(cls, path: Path | str = DEFAULT_LAYOUT) -> Layout:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         if set(data["seat_angle"]) != set(SEATS):
-            raise ValueError(f"{path}: seat_angle names {sorted(data['seat_angle'])}, not the seats {SEATS}")
+            raise ValueError(f"{path}: seat_angle names {sorted(data['seat_angle'])}, not the seats {' '.join(SEATS)}")
         south = {zone: tuple(float(v) for v in data["south"][zone]) for zone in ZONES}
         markers = tuple(
             MarkerPlace(int(m["id"]), (float(m["centre"][0]), float(m["centre"][1])), m.get("where", ""))

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from referee_station.table.events import Clear, PlayCards, Record, Tick, Tribute
+from referee_station.table.events import Clear, Exchange, PlayCards, Record
 from referee_station.vision.calibrate import Calibration, camera_moved
 from referee_station.vision.layout import Layout
 from referee_station.vision.motion import ZoneSampler
@@ -112,7 +112,7 @@ def seen_by_camera(record: Record) -> bool:
     """Plays, clears, and the tribute and return cards shown in the giver's play area, are the camera's
     to report (``referee_station.vision.tracker``, turned into tributes by the station's director); a log's own are
     replaced by them."""
-    return isinstance(record, (PlayCards, Clear, Tribute)) and type(record) is not Tick
+    return isinstance(record, (PlayCards, Clear, Exchange))
 
 
 class InputMerge:

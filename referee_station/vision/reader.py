@@ -26,7 +26,7 @@ import numpy as np
 from referee_station.resources import MODELS_DIR
 from referee_station.rules import DECK
 from referee_station.vision.faces import FaceBank, face_probabilities
-from referee_station.vision.geometry import CARD_W, PLAY_AREA, SEATS, STRIP_MARGIN, STRIP_PX_PER_CM
+from referee_station.vision.geometry import CARD_W, DRAW_ORDER, PLAY_AREA, STRIP_MARGIN, STRIP_PX_PER_CM
 from referee_station.vision.strips import (
     GRID_H,
     GRID_W,
@@ -301,10 +301,10 @@ class CardReader:
         ms: dict[str, float] = {}
         t = time.perf_counter()
         strips = rectify(frame, np.asarray(corners, dtype=np.float64))
-        inputs = {s: locator_input(strips[s]) for s in SEATS}
-        fresh = [s for s in SEATS if not (self.reuse_still and self._lies_still(s, inputs[s]))]
+        inputs = {s: locator_input(strips[s]) for s in DRAW_ORDER}
+        fresh = [s for s in DRAW_ORDER if not (self.reuse_still and self._lies_still(s, inputs[s]))]
         ms["rectify"] = (time.perf_counter() - t) * 1000
-        seats = {s: self._still[s][1] for s in SEATS if s not in fresh}
+        seats = {s: self._still[s][1] for s in DRAW_ORDER if s not in fresh}
         t = time.perf_counter()
         batch = np.stack([inputs[s] for s in fresh]) if fresh else None
         raw = self.locate(batch) if batch is not None else None
@@ -331,7 +331,7 @@ class CardReader:
             if self.reuse_still:
                 self._still[seat] = (inputs[seat], seats[seat])
         ms["decide"] = (time.perf_counter() - t) * 1000
-        return FrameReading({s: seats[s] for s in SEATS}, ms)
+        return FrameReading({s: seats[s] for s in DRAW_ORDER}, ms)
 
     def _lies_still(self, seat: str, image: np.ndarray) -> bool:
         """Whether the seat's play area looks as at its last read (``STILL_PX_LEVELS``, ``STILL_PX_SHARE``)."""

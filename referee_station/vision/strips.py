@@ -11,8 +11,8 @@ import numpy as np
 
 from referee_station.vision.geometry import (
     CONTEXT_OFFSET,
+    DRAW_ORDER,
     INDEX_CROP,
-    SEATS,
     STRIP_H,
     STRIP_PX_PER_CM,
     STRIP_W,
@@ -44,7 +44,7 @@ def rectify(frame: np.ndarray, corners: np.ndarray) -> dict[str, np.ndarray]:
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_CONSTANT,
         )
-        for seat in SEATS
+        for seat in DRAW_ORDER
     }
 
 

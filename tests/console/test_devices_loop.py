@@ -39,6 +39,6 @@ def test_passes_and_reports_are_heard_through_the_seat_units():
         return [(o.seat, o.offence) for u in ups for o in u.outputs if isinstance(o, Flag)]
 
     assert findings(updates) == findings(straight) == [("S", "out_of_turn_play"), ("N", "out_of_turn_pass")]
-    assert updates[-1].snapshot["levels"] == straight[-1].snapshot["levels"] == {"EW": "5", "NS": "2"}
+    assert updates[-1].snapshot.levels == straight[-1].snapshot.levels == {"EW": "5", "NS": "2"}
     assert updates[-1].health == {"camera": True, "timer": True, "seats": True}
     assert any(isinstance(m, TimerCountdown) for m in runner.devices.emulator.commands)

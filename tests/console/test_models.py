@@ -99,7 +99,7 @@ def test_manual_entry_goes_to_the_referee_and_is_audited():
     wired.model.enter("T1", "东 3s 3h")
     wired.run()
     table = wired.model.table("T1")
-    assert table.deal["last"]["cards"] == ["3s", "3h"]
+    assert table.deal.last.cards == ("3s", "3h")
     assert wired.model.register.audit[-1].what("zh") == "手动录入: 东 出牌 3♠ 3♥"
     assert wired.model.register.audit[-1].who == "张裁判"
 
@@ -161,6 +161,6 @@ def test_the_stop_next_choice_reaches_the_referee():
     wired.model.rule(("T1", 1), "confirm", stop_next=True)
     wired.run()
     table = wired.model.table("T1")
-    assert table.deal["stopped"] == ["S"]  # the 下家 E stops S's next play (RULES.md section 9)
+    assert table.deal.stopped == ("S",)  # the 下家 E stops S's next play (RULES.md section 9)
     assert wired.model.register.audit[-1].what("en") == "confirmed #1 + next play stopped"
     assert wired.model.alerts.answered[-1].stop_next

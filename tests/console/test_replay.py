@@ -55,17 +55,17 @@ def test_each_step_shows_the_state_and_frame_of_that_moment():
         and [f.offence for f in first.flags] == ["out_of_turn_play"]
     )
     state = replay.state()
-    assert state.deal["counts"] == dict.fromkeys("ESWN", 27)  # the out-of-turn play is void (R-PLAY-1)
+    assert state.deal.counts == dict.fromkeys("ESWN", 27)  # the out-of-turn play is void (R-PLAY-1)
     assert frame_time(replay.frame()) == 2.0
     kinds = [type(s.update.event).__name__ for s in replay.steps]
     ruling = kinds.index("Ruling")
     replay.go(ruling - 1)
-    assert replay.state().snapshot["ladder"]["NS"]["infraction"] == 0
+    assert replay.state().snapshot.ladder["NS"]["infraction"] == 0
     replay.forward()
-    assert replay.state().snapshot["ladder"]["NS"]["infraction"] == 1  # the ruling's step climbs the ladder
+    assert replay.state().snapshot.ladder["NS"]["infraction"] == 1  # the ruling's step climbs the ladder
     replay.go(kinds.index("PlayCards", 1))  # E's eight threes
     state = replay.state()
-    assert state.deal["counts"]["E"] == 19
+    assert state.deal.counts["E"] == 19
     assert state.trick_cards["E"] == ("3s", "3s", "3h", "3h", "3d", "3d", "3c", "3c")
     assert frame_time(replay.frame()) == replay.step.update.event.t
     replay.forward()  # N's pass raised no flag: the station stored no frame for it
@@ -126,5 +126,5 @@ def test_the_head_console_replays_a_table_from_the_hall_with_the_flags_evidence(
     assert frame_time(window.replay.table_view.model.frame) == 2.0  # the flag's evidence, no frame of its own
     replay.go(2)  # E's eight threes: the hall carries no frame of a play
     assert window.replay.table_view.model.frame is None and "此步无存档画面" in window.replay.step_label.text()
-    assert window.replay.table_view.model.deal["counts"]["E"] == 19
+    assert window.replay.table_view.model.deal.counts["E"] == 19
     window.replay.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -15,15 +16,17 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
 from referee_station.console.models.manual import refusal
-from referee_station.console.models.preview import Consequence, Decision, preview
+from referee_station.console.models.preview import Consequence, preview
 from referee_station.console.qt.alert_view import TABLE_COLUMN, TEXT_COLUMN, AlertView
 from referee_station.console.qt.export import sheet_pdf
 from referee_station.console.qt.hall_view import tile_html
 from referee_station.console.qt.manual_view import ManualEntryView
 from referee_station.console.qt.sheet_view import SheetView
 from referee_station.console.qt.window import ConsoleWindow
+from referee_station.core import Decision, TableState
 from referee_station.station.live.update import TableUpdate
-from referee_station.table.events import DealEnd, Flag, PlayCards, Tick
+from referee_station.table.events import DealEnd, DealStart, Flag, MatchStart, PlayCards, Tick
+from referee_station.table.referee import TableReferee
 from tests.console.helpers import RecordingTable, Wired, one_deal_with_flags, shown_active, two_warnings
 from tests.table.helpers import east_west_sweep
 
@@ -81,7 +84,7 @@ def test_the_preview_names_the_ladder_step_the_referee_then_takes(qtbot):
     view.confirm()
     wired.run()
     view.select(("T1", 2))
-    ladder = wired.model.table("T1").snapshot["ladder"]
+    ladder = wired.model.table("T1").snapshot.ladder
     second = wired.model.alerts.get(("T1", 2)).flag
     shown = preview(second, Decision.CONFIRM, ladder)
     assert shown.steps == (("infraction", "confirmed"), ("foul", "two infractions"))
@@ -124,7 +127,7 @@ def test_selecting_a_flag_shows_its_table_and_the_register_the_ruling(qtbot):
 
 def _foul_update(table: str, flag_id: int) -> TableUpdate:
     flag = Flag(t=5.0, id=flag_id, seat="N", side="NS", offence="wrong_tribute", rule="R-TRIB-4", penalty="foul")
-    return TableUpdate(table, Tick(t=5.0), (flag,), {"open_flags": [flag_id]})
+    return TableUpdate(table, Tick(t=5.0), (flag,), replace(TableState.fresh(), open_flags=(flag_id,)))
 
 
 def test_a_new_foul_flashes_and_the_flag_shows_its_age(qtbot):
@@ -187,9 +190,14 @@ def test_manual_entry_refuses_impossible_plays_and_says_where_it_goes(qtbot):
 
 def test_refusals_follow_the_table_state():
     play = PlayCards(t=9.0, seat="E", cards=("3s", "4s", "5s"))
-    in_play = {"deal": {"phase": "play", "counts": {"E": 2}}}
+    referee = TableReferee()
+    referee.feed(MatchStart(0.0, {"EW": "EW", "NS": "NS"}))
+    referee.feed(DealStart(1.0, "E"))
+    state = referee.snapshot()
+    assert refusal(play, state) is None  # 27 cards: the referee judges the play
+    in_play = replace(state, deal=replace(state.deal, counts={**state.deal.counts, "E": 2}))
     assert refusal(play, in_play).text("en") == "E has 2 cards left, cannot play 3"
-    assert refusal(play, {**in_play, "match_over": True}).text("zh") == "比赛已结束，不能再录入"
+    assert refusal(play, replace(in_play, match_over=True)).text("zh") == "比赛已结束，不能再录入"
     assert refusal(PlayCards(t=9.0, seat="E", cards=("3s",)), in_play) is None
 
 

@@ -117,7 +117,7 @@ def test_manual_entry_produces_the_right_event(qtbot):
     view.submit_typed()
     assert view.message.text().startswith("✘") and len(sent) == 1
     wired.run()
-    assert wired.model.table("T1").deal["last"]["cards"] == ["3s", "3h"]
+    assert wired.model.table("T1").deal.last.cards == ("3s", "3h")
 
 
 def test_clicked_cards_make_the_play_and_a_third_copy_is_refused(qtbot):
@@ -136,7 +136,7 @@ def test_clicked_cards_make_the_play_and_a_third_copy_is_refused(qtbot):
     assert sent == [("T1", PlayCards(t=1.0, seat="E", cards=("3s", "3h")), "张裁判")]
     assert view.argument.text() == "" and picker.buttons["3s"].text() == "3♠"  # ready for the next entry
     wired.run()
-    assert wired.model.table("T1").deal["last"]["cards"] == ["3s", "3h"]
+    assert wired.model.table("T1").deal.last.cards == ("3s", "3h")
 
 
 def test_the_picker_clears_and_speaks_english(qtbot):

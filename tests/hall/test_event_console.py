@@ -68,7 +68,7 @@ def test_a_round_from_the_head_tab_to_a_station_and_back(qtbot, hall: Hall, regi
                 wait_for(lambda: gate.call.called is not None, what="the call at the station")
                 station.idle(station.now)
                 station.finish(events[-1].t)
-                assert logged.referee.match_over and logged.referee.snapshot()["deals_played"] == 1
+                assert logged.referee.match_over and logged.referee.snapshot().deals_played == 1
                 panel.refresh()
                 panel.buttons["NS"].click()
                 panel.buttons["EW"].click()

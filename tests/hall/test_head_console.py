@@ -127,7 +127,7 @@ def test_flag_frame_and_ruling_travel_between_two_stations_and_the_head_console(
 
         for table, lines in logs.items():  # the register equals both stations' logs
             assert [row[5] for row in register.records(HALL, table)] == lines
-        ladder = stations["T22"].station.referee.snapshot()["ladder"]
+        ladder = stations["T22"].station.referee.snapshot().ladder
         assert model.register.ladders["T22"] == ladder and ladder[flag.side]["warning"] == 1
         assert [(e.table, e.who, e.what("en")) for e in model.register.audit if e.who == "li"] == [
             ("T22", "li", f"confirmed #{flag.id}")

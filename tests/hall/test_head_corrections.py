@@ -93,7 +93,7 @@ def test_the_head_settles_a_doubtful_read_and_reverses_a_ruling_of_a_table(
             lambda: bool(outputs.extend(linked.apply_rulings()) or link.outbox.applied(command2.id)), what="reverse"
         )
         assert [(o.what, o.flag) for o in outputs if isinstance(o, Withdrawn)][1:] == [("penalty", warning["id"])]
-        assert station.referee.snapshot()["ladder"]["NS"]["warning"] == 0  # the warning no longer counts
+        assert station.referee.snapshot().ladder["NS"]["warning"] == 0  # the warning no longer counts
 
         assert link.wait_acked(15)
         wait_for(lambda: register.ruling_applied(command2.id) is not None, what="the reverse linked to its record")

@@ -117,5 +117,5 @@ def test_a_flag_at_a_live_table_is_ruled_at_the_head(qtbot, hall: Hall, register
             assert [row[5] for row in register.records(HALL, table)] == want
         assert [(e.table, e.flag) for e in register.evidence(HALL)] == [key]
         app.deliver()
-        ladder = t02.station.referee.snapshot()["ladder"]
+        ladder = t02.station.referee.snapshot().ladder
         assert model.register.ladders["T02"] == ladder and ladder["EW"]["warning"] == 1

@@ -9,7 +9,7 @@ import numpy as np
 
 from referee_station.render.render import render
 from referee_station.render.scene import Camera, Look, PlacedCard, Scene, SeatScene, random_scene
-from referee_station.vision.geometry import SEATS
+from referee_station.vision.geometry import DRAW_ORDER
 from tests.vision.scenes import PLAYS, scene
 
 
@@ -18,7 +18,7 @@ def test_render_is_deterministic_and_truthful() -> None:
     assert np.array_equal(a.image, b.image)
     assert a.image.shape == (1080, 1920, 3)
     assert np.all((a.corners >= 0) & (a.corners <= [1920, 1080]))
-    for seat in SEATS:
+    for seat in DRAW_ORDER:
         assert list(a.truth[seat].cards) == PLAYS[0][seat]
         assert a.truth[seat].status == ("cards" if PLAYS[0][seat] else "empty")
 

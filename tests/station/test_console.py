@@ -23,6 +23,7 @@ from referee_station.log.jsonl import read_jsonl
 from referee_station.table.events import (
     DealEnd,
     DealStart,
+    Exchange,
     Flag,
     MatchEnd,
     Pass,
@@ -150,7 +151,7 @@ def test_a_referee_runs_a_whole_match_from_the_station_console(qtbot, whole_matc
             qtbot.keyClick(app.window.alerts.list, Qt.Key.Key_Return if decision == "confirm" else Qt.Key.Key_Delete)
             qtbot.waitUntil(lambda a=alert: app.model.alerts.get(a.key) is None or a not in app.model.alerts.pending)
             rulings.append(Ruling(alert.flag.t + 0.001, alert.flag.id, decision))
-        qtbot.waitUntil(lambda: table.deal.get("phase") == "tribute" and "S" in table.deal.get("tributes", {}),
+        qtbot.waitUntil(lambda: table.deal is not None and table.deal.phase == "tribute" and "S" in table.deal.tributes,
                         timeout=600_000)  # fmt: skip
         app.model.enter("T1", "北 贡 BJ")
         entered.set()
@@ -161,7 +162,7 @@ def test_a_referee_runs_a_whole_match_from_the_station_console(qtbot, whole_matc
         emulator.close()
     records = [parse_record(json.loads(line)) for line in out.read_text(encoding="utf-8").splitlines()]
     inputs = [e for e in records if e.IS_INPUT]
-    assert any(isinstance(e, Tribute) and (e.seat, e.card) == ("N", "BJ") for e in inputs)  # by hand
+    assert any(isinstance(e, Exchange) and (e.seat, e.card) == ("N", "BJ") for e in inputs)  # by hand
     heard = [e for e in inputs if isinstance(e, (Pass, Report))]
     assert [(e.TYPE, e.seat) for e in heard] == [(e.TYPE, e.seat) for e in presses]  # every press heard
     assert summary(o for o in records if not o.IS_INPUT) == summary(expected(truth, rulings))

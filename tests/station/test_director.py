@@ -3,13 +3,24 @@ tributes and returns, and without seat units the passes are inferred (R-DEAL-1, 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from referee_station.core import ClockView, LastPlay, Phase, TableState
 from referee_station.station.director import DealDirector
 from referee_station.station.orchestrator import Source, Station
 from referee_station.station.setup import MatchSetup
-from referee_station.table.events import DealEnd, DealStart, Pass, PlayCards, Return, Tribute
+from referee_station.table.events import DealEnd, DealStart, MatchStart, Pass, PlayCards, Return, Tribute
 from referee_station.table.referee import TableReferee
 
 SETUP = MatchSetup({"EW": "Nanjing", "NS": "Suzhou"}, "E")
+
+
+def dealt() -> TableState:
+    """A real referee's state just after the first deal began (E to lead)."""
+    referee = TableReferee()
+    referee.feed(MatchStart(0.0, {"EW": "Nanjing", "NS": "Suzhou"}))
+    referee.feed(DealStart(1.0, "E"))
+    return referee.snapshot()
 
 
 def feed_camera(station: Station, *plays: PlayCards):
@@ -27,21 +38,24 @@ def test_the_first_play_starts_the_first_deal_with_the_setup_leader():
 
 def test_after_a_deal_end_the_next_play_starts_a_deal_whose_leader_the_tribute_decides():
     director = DealDirector("W")
-    state = {"deals_played": 1, "match_over": False, "deal": {"phase": "over"}}
+    base = dealt()
+    state = replace(base, deals_played=1, deal=replace(base.deal, phase=Phase.OVER))
     assert director.prelude(PlayCards(700.0, "S", ("5d",)), state) == DealStart(700.0, None)
     director.observe([DealEnd(699.0, 1, ("E", None, None, None), "EW", 3, {"EW": "5", "NS": "2"}, "5", True)])
     assert director.prelude(PlayCards(700.0, "S", ("5d",)), state) == DealStart(700.0, "S")  # after a foul
-    assert director.prelude(PlayCards(700.0, "S", ("5d",)), {**state, "match_over": True}) is None
+    assert director.prelude(PlayCards(700.0, "S", ("5d",)), replace(state, match_over=True)) is None
 
 
 def test_a_one_card_play_owed_as_tribute_or_return_becomes_one():
     director = DealDirector("W")
-    deal = {"phase": "tribute", "clocks": {"S": {"action": "tribute"}}, "tributes": {}, "returns": {}}
-    assert director.convert(PlayCards(1.0, "S", ("5d",)), {"deal": deal}) == Tribute(1.0, "S", "5d")
-    assert director.convert(PlayCards(1.0, "S", ("5d", "5h")), {"deal": deal}) == PlayCards(1.0, "S", ("5d", "5h"))
-    assert director.convert(PlayCards(1.0, "E", ("5d",)), {"deal": deal}).TYPE == "play"  # E owes nothing
-    deal = {"phase": "return", "clocks": {"E": {"action": "return"}}, "tributes": {"S": "5d"}, "returns": {}}
-    assert director.convert(PlayCards(2.0, "E", ("2s",)), {"deal": deal}) == Return(2.0, "E", "2s")
+    base = dealt()
+    deal = replace(base.deal, phase=Phase.TRIBUTE, clocks={"S": ClockView("tribute", 61.0)}, tributes={}, returns={})
+    state = replace(base, deal=deal)
+    assert director.convert(PlayCards(1.0, "S", ("5d",)), state) == Tribute(1.0, "S", "5d")
+    assert director.convert(PlayCards(1.0, "S", ("5d", "5h")), state) == PlayCards(1.0, "S", ("5d", "5h"))
+    assert director.convert(PlayCards(1.0, "E", ("5d",)), state).TYPE == "play"  # E owes nothing
+    deal = replace(base.deal, phase=Phase.RETURN, clocks={"E": ClockView("return", 62.0)}, tributes={"S": "5d"})
+    assert director.convert(PlayCards(2.0, "E", ("2s",)), replace(base, deal=deal)) == Return(2.0, "E", "2s")
 
 
 def test_without_seat_units_a_later_seat_playing_means_the_seats_between_passed():
@@ -68,12 +82,9 @@ def test_the_partners_lead_after_jiefeng_is_the_whole_table_passing():
     """E goes out with its last card; nobody beats it, and E's partner W leads (接风, R-PLAY-2): W's lead
     does not beat E's play, so the station infers N, W and S passed, rather than a wrong follow by W."""
     director = DealDirector("E", infer_passes=True)
-    deal = {
-        "phase": "play",
-        "level": "2",
-        "to_act": "W",
-        "last": {"seat": "E", "cards": ["As"], "kind": "single", "key": "A"},
-        "counts": {"E": 0, "S": 5, "W": 5, "N": 5},
-    }
-    assert director.prelude(PlayCards(30.0, "W", ("4h",)), {"deal": deal}) == Pass(30.0, "W")
-    assert director.prelude(PlayCards(30.0, "W", ("BJ",)), {"deal": deal}) is None  # a follow that beats
+    base = dealt()
+    last = LastPlay("E", ("As",), "single", "A", ({"kind": "single", "key": "A"},))
+    deal = replace(base.deal, to_act="W", last=last, counts={"E": 0, "S": 5, "W": 5, "N": 5})
+    state = replace(base, deal=deal)
+    assert director.prelude(PlayCards(30.0, "W", ("4h",)), state) == Pass(30.0, "W")
+    assert director.prelude(PlayCards(30.0, "W", ("BJ",)), state) is None  # a follow that beats

@@ -12,7 +12,7 @@ from referee_station.cli import main
 from referee_station.log.jsonl import read_jsonl
 from referee_station.log.station import TableStation
 from referee_station.log.store import EventStore
-from referee_station.table.events import DealEnd, DealStart, MatchEnd, Return, Tribute
+from referee_station.table.events import DealEnd, DealStart, Exchange, MatchEnd, Return, Tribute
 from referee_station.table.referee import TableReferee
 
 
@@ -47,7 +47,7 @@ def test_a_whole_match_from_its_setup_gives_the_simulators_results(whole_match, 
     assert all(abs(a - b) < 0.5 for (a, _), (b, _) in zip(got, want, strict=True))
     inputs = [r.record for r in records if r.record.IS_INPUT]
     assert sum(isinstance(e, DealStart) for e in inputs) == 2  # nobody typed a deal
-    assert [type(e) for e in inputs if isinstance(e, Tribute)] == [Tribute, Tribute, Return, Return]
+    assert [type(e) for e in inputs if isinstance(e, Exchange)] == [Tribute, Tribute, Return, Return]
     assert "RESULT  match ends: winner" in printed.out
 
 

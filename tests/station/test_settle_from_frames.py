@@ -53,10 +53,10 @@ def test_a_pending_read_is_settled_by_later_sure_frames_and_its_look_withdrawn()
     assert settled.source is Source.CAMERA and settled.event.at == play.event.t and settled.event.cards == PAIR
     assert settled.event.reason.startswith("sure frames at t=")
     assert [(o.what, o.flag) for o in settled.outputs if isinstance(o, Withdrawn)] == [("flag", asked.id)]
-    assert referee.snapshot()["pending"] == [] and referee.snapshot()["deal"]["last"]["cards"] == list(PAIR)
+    assert referee.snapshot().pending == () and referee.snapshot().deal.last.cards == tuple(PAIR)
 
 
 def test_frames_that_stay_doubtful_settle_nothing_the_read_waits_for_the_referee() -> None:
     fed, referee = refereed([[SPADE, TORN]])
     assert not any(isinstance(f.event, Settle) for f in fed)
-    assert [p["readings"] for p in referee.snapshot()["pending"]] == [[list(PAIR), ["5s", "6h"]]]  # and the read
+    assert [p.readings for p in referee.snapshot().pending] == [(tuple(PAIR), ("5s", "6h"))]  # and the read

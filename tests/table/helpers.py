@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee_station.core import TableState
 from referee_station.table.corrections import CorrectingReferee
 from referee_station.table.events import parse_record
 from referee_station.table.referee import TableReferee
@@ -50,7 +51,7 @@ class Table:
     def report(self, seat: str, count: int) -> list[dict[str, Any]]:
         return self.feed({"type": "report", "seat": seat, "count": count})
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> TableState:
         return self.referee.snapshot()
 
     def flags(self, out: list[dict[str, Any]] | None = None) -> list[tuple[str | None, str, str]]:
@@ -78,7 +79,7 @@ def east_west_sweep(table: Table, first: str = "E") -> None:
                 table.report(seat, 3)
             if seat == partner and i == 3:
                 return
-            table.pass_(*[s for s in others if s != seat and table.state()["deal"]["counts"][s] > 0])
+            table.pass_(*[s for s in others if s != seat and table.state().deal.counts[s] > 0])
         others = [s for s in order[order.index(partner) + 1 :] + order[: order.index(partner)]]
 
 

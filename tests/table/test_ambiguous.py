@@ -50,8 +50,8 @@ def test_an_undeclared_lead_of_two_kinds_is_shown_open_with_every_reading(lead: 
     (reading,) = _of_type(out, "reading")
     assert reading["status"] == "open" and reading["seat"] == "E" and reading["cards"] == lead.split()
     assert reading["readings"] == READINGS[lead]
-    assert table.state()["deal"]["last"]["readings"] == READINGS[lead]
-    assert table.state()["deal"]["to_act"] == "N"
+    assert list(table.state().deal.last.readings) == READINGS[lead]
+    assert table.state().deal.to_act == "N"
 
 
 FOLLOWS = [
@@ -77,19 +77,19 @@ def test_the_first_follow_that_beats_a_reading_fixes_it(
 ) -> None:
     table, _ = _lead(lead)
     out = table.play("N", follow)
-    state = table.state()["deal"]
+    state = table.state().deal
     if fixed is None:  # beats none: flagged, every reading named, the lead still open
         assert table.flags(out) == [("N", "does_not_beat", "infraction")]
         for reading in READINGS[lead]:
             assert f"{reading['kind'].replace('_', ' ')} {reading['key']}" in out[0]["detail"]
-        assert state["to_act"] == "N" and state["last"]["seat"] == "E"
-        assert state["last"]["readings"] == READINGS[lead]
+        assert state.to_act == "N" and state.last.seat == "E"
+        assert list(state.last.readings) == READINGS[lead]
         return
     assert table.flags(out) == []
     (reading,) = _of_type(out, "reading")
     assert (reading["status"], reading["seat"], reading["by"]) == ("fixed", "E", "N")
     assert (reading["kind"], reading["key"]) == fixed and reading["readings"] == READINGS[lead]
-    assert (state["last"]["kind"], state["last"]["key"]) == read_as and state["to_act"] == "W"
+    assert (state.last.kind, state.last.key) == read_as and state.to_act == "W"
     lead_entry = table.referee.deal.history[0]
     assert (lead_entry["kind"], lead_entry["key"]) == fixed
 
@@ -102,9 +102,7 @@ def test_once_fixed_later_plays_beat_the_follow_and_a_trick_won_resets() -> None
     assert "does not beat tube 8" in out[0]["detail"]
     table.pass_("W", "S", "E")
     out = table.play("N", "Qs")  # N won the trick and leads: a plain single, nothing open
-    assert _of_type(out, "reading") == [] and table.state()["deal"]["last"]["readings"] == [
-        {"kind": "single", "key": "Q"}
-    ]
+    assert _of_type(out, "reading") == [] and table.state().deal.last.readings == ({"kind": "single", "key": "Q"},)
 
 
 def test_passes_keep_the_lead_open_for_the_next_follow() -> None:
@@ -137,8 +135,8 @@ def test_a_declared_lead_is_read_as_declared_and_nothing_stays_open(
 ) -> None:
     table, out = _lead(lead, declared)
     assert table.flags(out) == [] and _of_type(out, "reading") == []
-    last = table.state()["deal"]["last"]
-    assert (last["kind"], last["key"]) == taken and last["readings"] == [{"kind": taken[0], "key": taken[1]}]
+    last = table.state().deal.last
+    assert (last.kind, last.key) == taken and last.readings == ({"kind": taken[0], "key": taken[1]},)
     out = table.play("N", follow)
     assert table.flags(out) == ([] if stands else [("N", "does_not_beat", "infraction")])
     assert _of_type(out, "reading") == []
@@ -168,11 +166,11 @@ def test_a_declared_follow_against_an_open_lead() -> None:
     table, _ = _lead(TUBE_OR_PLATE)
     out = table.play("N", "6d 6d 7s 7s 8s 8s", **{"as": {"kind": "tube", "key": "6"}})  # lowest rank 6
     assert table.flags(out) == []
-    assert table.state()["deal"]["last"]["key"] == "8"
+    assert table.state().deal.last.key == "8"
     table, _ = _lead(TUBE_OR_PLATE)
     out = table.play("N", "6d 6d 7s 7s 8s 8s", **{"as": {"kind": "plate"}})
     assert table.flags(out) == [("N", "declaration_mismatch", "anomaly")]  # read as undeclared: a tube
-    assert table.state()["deal"]["last"]["kind"] == "tube"
+    assert table.state().deal.last.kind == "tube"
 
 
 def test_a_declared_follow_is_held_to_its_declaration() -> None:
@@ -183,7 +181,7 @@ def test_a_declared_follow_is_held_to_its_declaration() -> None:
     assert table.flags(out) == [("N", "does_not_beat", "infraction")]
     assert "straight 7 or straight flush 7" in out[0]["detail"]
     out = table.play("N", "2c 3c 4c 5c 7h")
-    assert table.flags(out) == [] and table.state()["deal"]["last"]["kind"] == "straight_flush"
+    assert table.flags(out) == [] and table.state().deal.last.kind == "straight_flush"
 
 
 def test_reading_output_round_trips_and_reads_on_the_timeline() -> None:
@@ -251,6 +249,6 @@ def test_no_follow_that_beats_a_reading_of_an_undeclared_lead_is_flagged(lead, r
     assert [f for f in table.flags(out) if f[1] in WRONG_PLAYS] == []
     (fixed,) = _of_type(out, "reading")
     beaten = next(r for r in readings if (r.kind.value, r.key) == (fixed["kind"], fixed["key"]))
-    last = table.state()["deal"]["last"]
-    taken = next(p for p in classify(follow.cards, level) if (p.kind.value, p.key) == (last["kind"], last["key"]))
+    last = table.state().deal.last
+    taken = next(p for p in classify(follow.cards, level) if (p.kind.value, p.key) == (last.kind, last.key))
     assert beats(taken, beaten, level)

@@ -4,6 +4,7 @@ reading; a flag goes out only where it holds under all of them (R-PLAY-4, R-PAT,
 
 from typing import Any
 
+from referee_station.core import PendingRead
 from tests.table.helpers import Table
 
 
@@ -22,17 +23,17 @@ def test_r_cmp_a_misread_lead_gives_no_penalty_while_pending_and_the_read_is_off
     t = table()
     out = t.play("E", "Kh", **doubtful("Kh", [["Kh", 0.5], ["3h", 0.4]]))
     assert t.flags(out) == []  # the read is legal: nothing to look at while the readings agree
-    pending = t.state()["pending"]
-    assert pending == [{"flag": None, "t": 2.0, "seat": "E", "cards": ["Kh"], "readings": [["Kh"], ["3h"]]}]
+    pending = t.state().pending
+    assert pending == (PendingRead(flag=None, t=2.0, seat="E", cards=("Kh",), readings=(("Kh",), ("3h",))),)
     # N's 5h does not beat Kh but beats 3h: the does_not_beat holds under one reading only (R-CMP)
     out = t.play("N", "5h")
     assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and "Kh | 3h" in out[0]["detail"]
-    assert out[0]["t"] == 2.0 and t.state()["pending"][0]["flag"] == out[0]["id"]
+    assert out[0]["t"] == 2.0 and t.state().pending[0].flag == out[0]["id"]
     out = t.play("W", "9d")
     out += t.pass_("S")
     assert t.flags(out) == []
     assert t.flags() == [("E", "uncertain_read", "anomaly")]
-    assert t.state()["open_flags"] == [] and t.state()["deal"]["to_act"] == "E"
+    assert t.state().open_flags == () and t.state().deal.to_act == "E"
 
 
 def test_r_play_1_a_flag_that_holds_under_every_reading_still_goes_out() -> None:
@@ -56,8 +57,8 @@ def test_r_pat_a_doubtful_card_whose_alternative_makes_the_play_legal_is_an_unce
     out = t.play("E", "9d 9d Jd Qd Kd", **extra)
     assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
     assert "9d Td Jd Qd Kd" in out[0]["detail"]
-    assert t.state()["pending"][0]["readings"] == [["9d", "Td", "Jd", "Qd", "Kd"]]
-    assert t.state()["deal"]["last"]["kind"] == "straight_flush" and t.state()["deal"]["to_act"] == "N"
+    assert t.state().pending[0].readings == (("9d", "Td", "Jd", "Qd", "Kd"),)
+    assert t.state().deal.last.kind == "straight_flush" and t.state().deal.to_act == "N"
 
 
 def test_r_pat_a_truly_illegal_play_read_with_confidence_is_still_a_wrong_play() -> None:
@@ -66,19 +67,19 @@ def test_r_pat_a_truly_illegal_play_read_with_confidence_is_still_a_wrong_play()
     assert t.flags(out) == [("E", "illegal_pattern", "infraction")]
     out = t.play("E", "3s 9h")  # no alternatives, no confidence: judged as read
     assert t.flags(out) == [("E", "illegal_pattern", "infraction")]
-    assert t.state()["pending"] == []
+    assert t.state().pending == ()
 
 
 def test_r_pat_no_close_reading_legal_read_below_confidence_is_laid_unread_not_a_penalty() -> None:
     t = table()
     out = t.play("E", "3s 9h", **doubtful("3s 9h", [["3s", 0.9]], [["9h", 0.97]], confidence=0.4))
     assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and "(not read)" in out[0]["detail"]
-    assert t.state()["pending"][0]["readings"] == [[], ["3s", "9h"]]  # some legal play, or the wrong play read
-    deal = t.state()["deal"]
-    assert deal["to_act"] == "N" and deal["counts"]["E"] == 25
+    assert t.state().pending[0].readings == ((), ("3s", "9h"))  # some legal play, or the wrong play read
+    deal = t.state().deal
+    assert deal.to_act == "N" and deal.counts["E"] == 25
     # the next follow is judged as a lead would be (the unread play beats nothing we know), then play goes on
     out = t.play("N", "4d 4c") + t.play("W", "9s 9s") + t.pass_("S", "E", "N")
-    assert t.flags(out) == [] and t.state()["deal"]["to_act"] == "W"
+    assert t.flags(out) == [] and t.state().deal.to_act == "W"
 
 
 def test_r_card_1_the_ledger_refuses_a_third_copy_when_an_alternative_avoids_it() -> None:
@@ -88,8 +89,8 @@ def test_r_card_1_the_ledger_refuses_a_third_copy_when_an_alternative_avoids_it(
     t.pass_("N", "W", "S")
     out = t.play("E", "Ah", **doubtful("Ah", [["Ah", 0.55], ["Ad", 0.4]], confidence=0.95))
     assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
-    assert t.state()["pending"][0]["readings"] == [["Ad"]]
-    assert t.state()["deal"]["last"]["cards"] == ["Ad"]
+    assert t.state().pending[0].readings == (("Ad",),)
+    assert t.state().deal.last.cards == ("Ad",)
 
 
 def test_r_card_1_the_ledger_never_hides_a_third_copy_read_for_sure() -> None:
@@ -105,12 +106,15 @@ def test_r_cmp_confidence_alone_is_every_card_doubtful_the_read_or_a_legal_play_
     t = table()
     out = t.play("E", "Kc", confidence=0.2)
     assert t.flags(out) == []
-    assert t.state()["pending"][0]["readings"] == [["Kc"], []]
-    assert t.state()["deal"]["to_act"] == "N"
+    assert t.state().pending[0].readings == (
+        ("Kc",),
+        (),
+    )
+    assert t.state().deal.to_act == "N"
     out = t.play("N", "Ah")  # beats Kc and whatever E laid: both readings stand
     assert t.flags(out) == [] and len(t.referee.judge.worlds) == 2
     t.pass_("W", "S", "E")  # the trick is over the same way under both readings: one world again
-    assert len(t.referee.judge.worlds) == 1 and t.state()["deal"]["to_act"] == "N"
+    assert len(t.referee.judge.worlds) == 1 and t.state().deal.to_act == "N"
 
 
 def test_r_cmp_a_reading_the_table_did_not_play_by_is_dropped_and_settling_it_brings_its_flag_back() -> None:
@@ -118,7 +122,10 @@ def test_r_cmp_a_reading_the_table_did_not_play_by_is_dropped_and_settling_it_br
     t.play("E", "Kc", confidence=0.2)
     out = t.play("N", "5h")  # does not beat Kc, but the card may not be Kc: no penalty from the read
     assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and len(t.referee.judge.worlds) == 1
-    assert t.state()["deal"]["to_act"] == "W" and t.state()["pending"][0]["readings"] == [["Kc"], []]
+    assert t.state().deal.to_act == "W" and t.state().pending[0].readings == (
+        ("Kc",),
+        (),
+    )
     out = t.pass_("W")
     assert t.flags(out) == []
     out = t.feed({"type": "settle", "at": 2.0, "seat": "E", "cards": ["Kc"], "reason": "looked"})
@@ -129,14 +136,14 @@ def test_r_play_4_a_play_read_below_confidence_that_no_reading_makes_legal_does_
     t = table()
     t.play("E", "3s 9h", confidence=0.1)  # no alternative known: some legal play nobody read
     out = t.play("N", "Kd Kh") + t.pass_("W", "S", "E")
-    assert t.flags(out) == [] and t.state()["deal"]["to_act"] == "N"
+    assert t.flags(out) == [] and t.state().deal.to_act == "N"
 
 
 def test_strange_events_while_a_read_is_pending_name_it_as_their_cause() -> None:
     t = table()
     t.play("E", "3s 9h", confidence=0.1)  # not a pattern: laid unread, the referee told at once
     out = t.feed({"type": "return", "seat": "N", "card": "5s"})  # strange whatever E laid
-    read = t.state()["pending"][0]["flag"]
+    read = t.state().pending[0].flag
     assert [(o["offence"], o.get("cause")) for o in out if o["type"] == "flag"] == [("strange_event", read)]
 
 
@@ -154,14 +161,14 @@ def test_worlds_that_agree_on_the_match_become_one_at_the_next_deal() -> None:
     assert len(t2.referee.judge.worlds) == 2
     t2.pass_("N", "W", "S")
     t2.deal("E")  # a second deal line while one is in progress: the worlds disagree on nothing else
-    assert len(t2.referee.judge.worlds) == 1 and t2.state()["pending"] == []
+    assert len(t2.referee.judge.worlds) == 1 and t2.state().pending == ()
 
 
 def test_r_play_1_a_doubtful_read_out_of_turn_is_judged_as_read_the_turn_does_not_depend_on_the_cards() -> None:
     t = table()
     out = t.play("S", "Kh", **doubtful("Kh", [["Kh", 0.5], ["3h", 0.4]]))
     assert t.flags(out) == [("S", "out_of_turn_play", "infraction")]
-    assert t.state()["pending"] == []
+    assert t.state().pending == ()
 
 
 def test_a_pending_read_is_no_longer_pending_at_the_next_deal() -> None:
@@ -169,11 +176,11 @@ def test_a_pending_read_is_no_longer_pending_at_the_next_deal() -> None:
     t.deal("E")
     t.play("E", "3c 5d", confidence=0.5)
     t.pass_("N", "W", "S")
-    assert len(t.state()["pending"]) == 1
+    assert len(t.state().pending) == 1
     out = t.feed({"type": "return", "seat": "W", "card": "4s"})
-    assert [o.get("cause") for o in out] == [t.state()["pending"][0]["flag"]]
+    assert [o.get("cause") for o in out] == [t.state().pending[0].flag]
     t.feed({"type": "deal", "first_leader": "E"})  # strange: the deal is not over; the read is past
-    assert t.state()["pending"] == []
+    assert t.state().pending == ()
     out = t.feed({"type": "return", "seat": "W", "card": "4s"})
     assert [o.get("cause") for o in out] == [None]
 
@@ -200,7 +207,7 @@ def _follow_read_4c() -> Table:
     t.play("E", "Kh")
     out = t.play("N", "4c", **doubtful("4c", [["4c", 0.78], ["4s", 0.1]], confidence=0.78))
     assert t.flags(out) == [("N", "uncertain_read", "anomaly")]
-    assert t.state()["pending"][0]["readings"] == [[], ["4c"]]
+    assert t.state().pending[0].readings == ((), ("4c",))
     return t
 
 
@@ -210,7 +217,7 @@ def test_r_cmp_a_misread_follow_the_table_took_back_is_the_wrong_play_it_was_rea
     t = _follow_read_4c()
     out = t.pass_("N")
     assert t.flags(out) == [("N", "does_not_beat", "infraction")]
-    assert t.state()["deal"]["to_act"] == "W" and t.state()["deal"]["counts"]["N"] == 27  # the 4c came back
+    assert t.state().deal.to_act == "W" and t.state().deal.counts["N"] == 27  # the 4c came back
 
 
 def test_r_cmp_a_misread_follow_the_table_played_on_from_gives_no_penalty_and_no_wrong_count() -> None:
@@ -218,8 +225,8 @@ def test_r_cmp_a_misread_follow_the_table_played_on_from_gives_no_penalty_and_no
     play was laid; N's count is one less under the reading left, never the read's count."""
     t = _follow_read_4c()
     out = t.play("W", "Ah") + t.pass_("S", "E", "N")
-    assert t.flags(out) == [] and t.state()["deal"]["to_act"] == "W"
-    assert t.state()["deal"]["counts"]["N"] == 26
+    assert t.flags(out) == [] and t.state().deal.to_act == "W"
+    assert t.state().deal.counts["N"] == 26
 
 
 def test_r_play_1_cards_lying_there_read_again_out_of_turn_are_not_a_new_play() -> None:
@@ -229,9 +236,9 @@ def test_r_play_1_cards_lying_there_read_again_out_of_turn_are_not_a_new_play() 
     t.play("E", "3h 3h")
     out = t.play("E", "3h 3d", **doubtful("3h 3d", [["3h", 0.6]], [["3d", 0.5], ["3h", 0.4]], confidence=0.5))
     assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
-    assert t.state()["pending"][0]["readings"] == [["3h", "3h"], ["3h", "3d"]]
+    assert t.state().pending[0].readings == (("3h", "3h"), ("3h", "3d"))
     out = t.play("N", "5s 5s") + t.pass_("W", "S", "E")
-    assert t.flags(out) == [] and t.state()["deal"]["to_act"] == "N"
+    assert t.flags(out) == [] and t.state().deal.to_act == "N"
 
 
 def test_r_play_1_a_sure_play_out_of_turn_is_flagged_and_the_same_cards_seen_again_are_an_anomaly() -> None:
@@ -253,7 +260,7 @@ def _owing_tribute() -> Table:
     t.deal("E")
     east_west_sweep(t)
     t.deal(None)
-    assert t.state()["deal"]["phase"] == "tribute"
+    assert t.state().deal.phase == "tribute"
     return t
 
 
@@ -265,7 +272,7 @@ def test_r_trib_a_doubtful_lead_while_tribute_is_owed_may_follow_an_exchange_the
     assert t.flags(out) == [("E", "uncertain_read", "anomaly")] and "missed the tribute" in out[0]["detail"]
     out = t.play("N", "Jh Jd Jd", confidence=0.4) + t.play("W", "Kd Kc Kc", confidence=0.35)
     assert [f for f in t.flags(out) if f[2] != "anomaly"] == []
-    assert t.state()["deal"]["phase"] == "play" and t.state()["deal"]["to_act"] == "S"
+    assert t.state().deal.phase == "play" and t.state().deal.to_act == "S"
 
 
 def test_r_trib_a_tribute_seen_after_it_means_the_play_was_out_of_turn_and_a_sure_one_always_is() -> None:
@@ -273,7 +280,7 @@ def test_r_trib_a_tribute_seen_after_it_means_the_play_was_out_of_turn_and_a_sur
     t.play("W", "4s 4d 4c", confidence=0.7)
     out = t.feed({"type": "tribute", "seat": "N", "card": "BJ"})  # the exchange was not over after all
     assert t.flags(out) == [("W", "out_of_turn_play", "infraction")]
-    assert t.state()["deal"]["phase"] == "tribute"
+    assert t.state().deal.phase == "tribute"
     t = _owing_tribute()
     out = t.play("W", "4s 4d 4c")  # read for sure: out of turn before the exchange (R-PLAY-1)
     assert t.flags(out) == [("W", "out_of_turn_play", "infraction")]
@@ -286,7 +293,7 @@ def test_r_pat_a_misread_whose_close_reading_is_legal_may_still_be_the_wrong_pla
     t = table()
     out = t.play("E", "3s As", **doubtful("3s As", [["3s", 0.4], ["As", 0.3]], [["As", 0.9]]))
     assert t.flags(out) == [("E", "uncertain_read", "anomaly")]
-    assert t.state()["pending"][0]["readings"] == [["As", "As"], ["3s", "As"]]
+    assert t.state().pending[0].readings == (("As", "As"), ("3s", "As"))
     out = t.play("E", "Ks Kh")
     assert t.flags(out) == [("E", "illegal_pattern", "infraction")]
-    assert t.state()["deal"]["last"]["cards"] == ["Ks", "Kh"] and t.state()["deal"]["to_act"] == "N"
+    assert t.state().deal.last.cards == ("Ks", "Kh") and t.state().deal.to_act == "N"

@@ -12,7 +12,7 @@ def test_only_confirmed_flags_count_and_two_warnings_make_an_infraction() -> Non
     table = Table(auto_confirm=False)
     table.deal("E")
     first = table.pass_("W")[0]
-    assert first["type"] == "flag" and table.state()["open_flags"] == [1]
+    assert first["type"] == "flag" and table.state().open_flags == (1,)
     assert table.of_type("penalty") == []
     table.feed({"type": "ruling", "flag": 1, "decision": "confirm"})
     second = table.pass_("W")[0]
@@ -22,7 +22,7 @@ def test_only_confirmed_flags_count_and_two_warnings_make_an_infraction() -> Non
         ("warning", "confirmed", [2]),
         ("infraction", "two warnings", [2]),
     ]
-    assert table.state()["ladder"]["EW"]["infraction"] == 1 and table.state()["open_flags"] == []
+    assert table.state().ladder["EW"]["infraction"] == 1 and table.state().open_flags == ()
 
 
 def test_dismissed_flags_do_not_count() -> None:
@@ -30,7 +30,7 @@ def test_dismissed_flags_do_not_count() -> None:
     table.deal("E")
     table.pass_("W")
     table.feed({"type": "ruling", "flag": 1, "decision": "dismiss"})
-    assert table.of_type("penalty") == [] and table.state()["ladder"]["EW"]["warning"] == 0
+    assert table.of_type("penalty") == [] and table.state().ladder["EW"]["warning"] == 0
 
 
 def test_stop_next_skips_the_violators_next_turn() -> None:
@@ -42,8 +42,8 @@ def test_stop_next_skips_the_violators_next_turn() -> None:
     table.play("N", "5s")
     table.play("W", "6s")
     # S is stopped: the turn goes straight to E
-    state = table.state()["deal"]
-    assert state["to_act"] == "E" and state["passes"] == 1 and state["stopped"] == []
+    state = table.state().deal
+    assert state.to_act == "E" and state.passes == 1 and state.stopped == ()
 
 
 def test_two_infractions_make_a_foul_which_ends_the_deal_double_down() -> None:
@@ -57,7 +57,7 @@ def test_two_infractions_make_a_foul_which_ends_the_deal_double_down() -> None:
     ]
     end = table.of_type("deal_end")[-1]
     assert end["foul"] and end["side_up"] == "EW" and end["levels_up"] == 3 and end["order"] == [None] * 4
-    assert table.state()["deal"]["phase"] == "over"
+    assert table.state().deal.phase == "over"
 
 
 def test_two_fouls_are_a_match_loss_recorded_plus_four() -> None:

@@ -8,8 +8,8 @@ def test_r_seat_2_turn_order_and_first_lead_clock() -> None:
     out = table.deal("E")
     assert out == [{"t": 1.0, "type": "countdown", "seat": "E", "action": "lead", "limit": 40.0, "deadline": 41.0}]
     table.play("E", "3s")
-    state = table.state()["deal"]
-    assert state["to_act"] == "N" and state["counts"]["E"] == 26 and state["last"]["cards"] == ["3s"]
+    state = table.state().deal
+    assert state.to_act == "N" and state.counts["E"] == 26 and state.last.cards == ("3s",)
     assert table.outputs[-1] == {
         "t": 2.0,
         "type": "countdown",
@@ -19,9 +19,9 @@ def test_r_seat_2_turn_order_and_first_lead_clock() -> None:
         "deadline": 22.0,
     }
     table.play("N", "5s")
-    assert table.state()["deal"]["to_act"] == "W"
+    assert table.state().deal.to_act == "W"
     table.pass_("W")
-    assert table.state()["deal"]["to_act"] == "S"
+    assert table.state().deal.to_act == "S"
 
 
 def test_r_play_1_out_of_turn_play_is_void_and_flagged() -> None:
@@ -32,8 +32,8 @@ def test_r_play_1_out_of_turn_play_is_void_and_flagged() -> None:
     assert table.flags(out) == [("S", "out_of_turn_play", "infraction")]
     assert out[0]["rule"] == "R-PLAY-1" and out[0]["cards"] == ["4s"]
     after = table.state()
-    assert after["deal"] == before["deal"]  # taken back, order restored
-    assert after["ladder"]["NS"]["infraction"] == 1
+    assert after.deal == before.deal  # taken back, order restored
+    assert after.ladder["NS"]["infraction"] == 1
 
 
 def test_r_play_1_out_of_turn_pass_and_leader_cannot_pass() -> None:
@@ -41,7 +41,7 @@ def test_r_play_1_out_of_turn_pass_and_leader_cannot_pass() -> None:
     table.deal("E")
     assert table.flags(table.pass_("W")) == [("W", "out_of_turn_pass", "warning")]
     assert table.flags(table.pass_("E")) == [("E", "out_of_turn_pass", "warning")]
-    assert table.state()["deal"]["to_act"] == "E"
+    assert table.state().deal.to_act == "E"
 
 
 def test_r_pat_and_r_cmp_wrong_plays_are_taken_back_same_player_to_act() -> None:
@@ -49,11 +49,11 @@ def test_r_pat_and_r_cmp_wrong_plays_are_taken_back_same_player_to_act() -> None
     table.deal("E")
     out = table.play("E", "3s 4d")
     assert table.flags(out) == [("E", "illegal_pattern", "infraction")]
-    assert table.state()["deal"]["to_act"] == "E" and table.state()["deal"]["counts"]["E"] == 27
+    assert table.state().deal.to_act == "E" and table.state().deal.counts["E"] == 27
     table.play("E", "9s")
     out = table.play("N", "8d")
     assert table.flags(out) == [("N", "does_not_beat", "infraction")]
-    assert table.state()["deal"]["to_act"] == "N" and table.state()["deal"]["last"]["cards"] == ["9s"]
+    assert table.state().deal.to_act == "N" and table.state().deal.last.cards == ("9s",)
     assert table.flags(table.play("N", "Td")) == []
 
 
@@ -63,8 +63,8 @@ def test_r_play_2_trick_ends_when_the_others_pass_and_winner_leads() -> None:
     table.play("E", "3s")
     table.play("N", "5s")
     table.pass_("W", "S", "E")
-    state = table.state()["deal"]
-    assert state["last"] is None and state["to_act"] == "N"
+    state = table.state().deal
+    assert state.last is None and state.to_act == "N"
     assert table.outputs[-1]["action"] == "lead" and table.outputs[-1]["limit"] == 20.0
 
 
@@ -103,7 +103,7 @@ def test_r_up_1_partner_third_and_fourth() -> None:
         table.pass_("W", "S", "E")
     table.play("N", "6s 6s 6h")
     table.pass_("W", "S", "E")  # 接风: S leads
-    assert table.state()["deal"]["to_act"] == "S"
+    assert table.state().deal.to_act == "S"
     table.play("S", "7s")
     table.play("E", eight("8"))
     table.pass_("W", "S")
@@ -114,7 +114,7 @@ def test_r_up_1_partner_third_and_fourth() -> None:
         table.pass_("W", "S")
     table.play("E", "Js Js Jh")  # E out: 2nd
     table.pass_("W", "S")
-    assert table.state()["deal"]["to_act"] == "W"  # 接风: E's partner leads
+    assert table.state().deal.to_act == "W"  # 接风: E's partner leads
     table.play("W", "6c")
     for rank in "QKA":
         table.play("S", eight(rank))
@@ -132,4 +132,4 @@ def test_r_lvl_2_next_deal_played_at_the_winners_level() -> None:
     table.deal("E")
     east_west_sweep(table, "E")
     table.feed({"type": "deal"})
-    assert table.state()["deal"]["level"] == "5"
+    assert table.state().deal.level == "5"

@@ -14,7 +14,7 @@ def test_r_time_2_3_within_limit_grace_then_overtime() -> None:
     assert out == []
     out = table.feed({"type": "pass", "seat": "N"}, advance=5.0)  # t=72 > 71: overtime, then the pass
     assert table.flags(out) == [("N", "overtime", "warning")] and out[0]["rule"] == "R-TIME-3"
-    assert table.state()["deal"]["to_act"] == "W"
+    assert table.state().deal.to_act == "W"
 
 
 def test_r_time_action_inside_the_grace_is_no_violation() -> None:
@@ -39,7 +39,7 @@ def test_r_report_1_correct_report() -> None:
     table = Table()
     report_due(table)
     assert table.flags(table.report("E", 3)) == []
-    assert table.state()["deal"]["reports"]["E"] == 3
+    assert table.state().deal.reports["E"] == 3
     table.pass_("N", "W", "S")
     assert table.flags() == []
 
@@ -99,8 +99,8 @@ def test_r_report_2_going_out_before_the_flag_is_taken_back() -> None:
     table.pass_("N")  # one further action
     out = table.play("E", eight("A") + " 2h 2h")  # a 10-card bomb: E would go out, unreported
     assert table.flags(out) == [("E", "missed_report", "infraction")]
-    state = table.state()["deal"]
-    assert state["counts"]["E"] == 10 and state["to_act"] == "E" and state["order"] == ["W", "S"]
+    state = table.state().deal
+    assert state.counts["E"] == 10 and state.to_act == "E" and state.order == ("W", "S")
 
 
 def test_a_missed_report_escalating_to_a_foul_ends_the_deal_before_the_action() -> None:
@@ -116,4 +116,4 @@ def test_a_missed_report_escalating_to_a_foul_ends_the_deal_before_the_action() 
     table.pass_("W")
     out = table.pass_("S")  # the second action: missed report, the 2nd infraction -> foul
     assert [o["type"] for o in out] == ["flag", "penalty", "penalty", "deal_end"]
-    assert table.state()["deal"]["phase"] == "over" and table.state()["deal"]["to_act"] is None
+    assert table.state().deal.phase == "over" and table.state().deal.to_act is None

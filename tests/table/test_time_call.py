@@ -37,7 +37,7 @@ def test_a_call_during_a_deal_finishes_that_deal_and_no_other():
     assert match[0].levels == ends[0].levels
     strange = [o for o in after if isinstance(o, Flag) and o.offence == "strange_event"]
     assert strange and "deal after the end of the match" in strange[0].detail, "deal 3 is not played"
-    assert referee.snapshot()["time_called"] == call_at
+    assert referee.snapshot().time_called == call_at
 
 
 def test_a_call_between_deals_ends_the_match_at_once():

@@ -27,11 +27,11 @@ def test_a_paused_clock_does_not_run_out_and_resumes_moved_by_the_pause():
         "deadline": 41.0,
     }
     table.feed({"type": "timer", "action": "pause"}, advance=9.0)  # t=10
-    assert table.state()["paused_at"] == 10.0
+    assert table.state().paused_at == 10.0
     assert table.feed({"type": "tick"}, advance=60.0) == []  # t=70: past limit and grace, but paused
     out = table.feed({"type": "timer", "action": "resume"}, advance=5.0)  # t=75: paused 65 s
     assert out == [{"t": 75.0, "type": "countdown", "seat": "E", "action": "lead", "limit": 31.0, "deadline": 106.0}]
-    assert table.state()["paused_at"] is None
+    assert table.state().paused_at is None
     assert table.flags(table.feed({"type": "tick"}, advance=30.0)) == []  # t=105: still within the limit
     late = table.feed({"type": "tick"}, advance=12.0)  # t=117: limit (106) and grace (10 s) are over
     assert [o["action"] for o in late if o["type"] == "countdown"] == ["grace"]

@@ -33,7 +33,7 @@ def test_r_trib_2_double_down_higher_to_upstream_and_r_time_1_clocks() -> None:
         ("S", "tribute", 20.0),
         ("N", "tribute", 20.0),
     ]
-    assert table.state()["deal"]["phase"] == "tribute" and table.state()["deal"]["level"] == "5"
+    assert table.state().deal.phase == "tribute" and table.state().deal.level == "5"
     table.feed({"type": "tribute", "seat": "S", "card": "SJ"})
     out = table.feed({"type": "tribute", "seat": "N", "card": "BJ"})
     assert [(o["seat"], o["action"], o["limit"]) for o in out] == [("E", "return", 40.0), ("W", "return", 40.0)]
@@ -53,7 +53,7 @@ def test_r_trib_2a_equal_tributes_go_clockwise() -> None:
     table.feed({"type": "tribute", "seat": "N", "card": "SJ"})
     out = table.feed({"type": "tribute", "seat": "S", "card": "SJ"})
     # clockwise: N pays E (the seat before N in play order), S pays W
-    assert table.state()["deal"]["tributes"] == {"N": "SJ", "S": "SJ"}
+    assert table.state().deal.tributes == {"N": "SJ", "S": "SJ"}
     assert {o["seat"] for o in out} == {"E", "W"}
     assert table.referee.deal.paid_to == {"N": "E", "S": "W"}
 
@@ -62,7 +62,7 @@ def test_r_trib_3_resisting_tribute_upstream_leads() -> None:
     table = after_ew_double_down()
     out = table.feed({"type": "deal", "hands": low_hands({"N": ["BJ"], "S": ["BJ"]})})
     assert [(o["seat"], o["action"]) for o in out] == [("E", "lead")]
-    assert table.state()["deal"]["resisted"] is True and table.state()["deal"]["phase"] == "play"
+    assert table.state().deal.resisted is True and table.state().deal.phase == "play"
 
 
 def test_r_trib_4_wrong_tribute_before_play_is_a_warning_and_replaced() -> None:
@@ -87,7 +87,7 @@ def test_r_trib_4_wrong_tribute_found_at_the_end_is_a_foul() -> None:
     table.feed({"type": "tribute", "seat": "S", "card": "3s"})
     table.feed({"type": "return", "seat": "E", "card": "2c"})
     table.feed({"type": "return", "seat": "W", "card": "2d"})
-    assert table.state()["deal"]["to_act"] == "N"  # N paid the 上游 E
+    assert table.state().deal.to_act == "N"  # N paid the 上游 E
     table.play("N", "As")  # N held an A: the K was not the highest card
     table.pass_("W", "S")
     for seat, plays in (("E", ["3", "4", "7", "666"]), ("W", ["8", "9", "T", "JJJ"])):

@@ -17,7 +17,7 @@ from referee_station.render.render import render
 from referee_station.render.scene import Camera, Look, PlacedCard, Scene, SeatScene
 from referee_station.vision.calibrate import Calibration, from_corners
 from referee_station.vision.camera_check import MAX_BLUR, NEEDS_PX_PER_CM, check_camera
-from referee_station.vision.geometry import PLAY_AREA, SEATS
+from referee_station.vision.geometry import DRAW_ORDER, PLAY_AREA
 from referee_station.vision.layout import Layout
 
 ROW = ("3s", "4h", "5d", "6c", "7s", "8h", "9d", "Tc", "Js", "Qh")
@@ -39,7 +39,7 @@ test_row.__test__ = False  # a helper, not a test
 @functools.cache
 def shot(camera: Camera, look: Look = LOOK) -> tuple:
     """A rendered frame of the test row in every area, and its calibration from the rendered corners."""
-    scene = Scene(HELDOUT_DESIGNS[0], {seat: SeatScene(play=test_row()) for seat in SEATS}, camera, look)
+    scene = Scene(HELDOUT_DESIGNS[0], {seat: SeatScene(play=test_row()) for seat in DRAW_ORDER}, camera, look)
     frame = render(scene)
     size = (frame.image.shape[1], frame.image.shape[0])
     return frame.image, from_corners("T1", size, frame.corners, Layout.default())

@@ -8,7 +8,7 @@ import pytest
 from referee_station.cli import main
 from referee_station.log.jsonl import write_jsonl
 from referee_station.sim.match import simulate
-from referee_station.table.events import Clear, DealStart, PlayCards, Tick, parse_line
+from referee_station.table.events import Clear, DealStart, PlayCards, parse_line
 from referee_station.vision.reader import MODELS_DIR
 from tests.deck.test_profile import generic_profile
 
@@ -30,7 +30,7 @@ def rendered(tmp_path_factory):
 
 def camera_truth(log, until):
     events = [parse_line(line) for line in log.read_text().splitlines()]
-    return [e for e in events if e.t <= until and isinstance(e, (PlayCards, Clear)) and not isinstance(e, Tick)]
+    return [e for e in events if e.t <= until and isinstance(e, (PlayCards, Clear))]
 
 
 def check_events(got, want):

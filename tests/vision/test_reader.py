@@ -11,7 +11,7 @@ import pytest
 
 from referee_station.cli import main
 from referee_station.render.render import render
-from referee_station.vision.geometry import SEATS, STRIP_PX_PER_CM
+from referee_station.vision.geometry import DRAW_ORDER, STRIP_PX_PER_CM
 from referee_station.vision.reader import (
     CLASSES,
     CONTEXT_FILE,
@@ -86,7 +86,7 @@ ARM = [(r, c) for r in range(0, 20) for c in range(25, 40)]
 )
 def test_decisions(locate, codes, status, cards) -> None:
     reading = CardReader(locate, fake_classify(codes)).read(FRAME, CORNERS)
-    for seat in SEATS:
+    for seat in DRAW_ORDER:
         assert reading.seats[seat].status == status
         assert reading.seats[seat].cards == cards
         assert len(reading.seats[seat].confidences) == len(cards)
@@ -158,12 +158,12 @@ def test_a_doubtful_card_is_read_again_at_the_shifted_crops() -> None:
     locate = fake_locate([(ROW, 20), (ROW, 30)], BLOCK)
     calls: list[np.ndarray] = []
     reading = CardReader(locate, torn_then_sure(calls)).read(frame, CORNERS)
-    assert [len(batch) for batch in calls] == [2 * len(SEATS), len(SEATS) * len(RECHECK_SHIFTS)]
-    for seat in SEATS:
+    assert [len(batch) for batch in calls] == [2 * len(DRAW_ORDER), len(DRAW_ORDER) * len(RECHECK_SHIFTS)]
+    for seat in DRAW_ORDER:
         assert reading.seats[seat].cards == ["5s", "6h"]
         assert reading.seats[seat].status == "cards"
         assert reading.seats[seat].confidences[1] == pytest.approx((0.45 + 0.9 * len(RECHECK_SHIFTS)) / 9, abs=0.01)
-    first = SEATS[0]
+    first = DRAW_ORDER[0]
     u, v = reading.seats[first].anchors[1]
     strip = rectify(frame, CORNERS)[first]
     for k, (du, dv) in enumerate(RECHECK_SHIFTS):
@@ -201,13 +201,13 @@ def test_the_context_classifier_reads_each_card_wide_and_takes_its_share(index, 
 
     reader = CardReader(locate, fixed_classify([index]), Thresholds(recheck=0.0), context=context, context_weight=0.5)
     reading = reader.read(frame, CORNERS)
-    assert [len(batch) for batch in calls] == [2 * len(SEATS)]
+    assert [len(batch) for batch in calls] == [2 * len(DRAW_ORDER)]
     south = reading.seats["S"]
     assert (south.cards, south.status) == ([card, card], status)
     assert south.confidences == pytest.approx([confidence] * 2, abs=2e-3)
     loc = locator_input(rectify(frame, CORNERS)["S"])
     for k, (u, v) in enumerate(south.anchors):
-        assert np.array_equal(calls[0][SEATS.index("S") * 2 + k], crop_context(loc, u, v))
+        assert np.array_equal(calls[0][DRAW_ORDER.index("S") * 2 + k], crop_context(loc, u, v))
 
 
 def test_a_context_weight_outside_0_to_1_is_refused() -> None:
@@ -264,7 +264,7 @@ def reader() -> CardReader:
 def test_shipped_model_reads_every_play(reader: CardReader, index: int) -> None:
     frame = render(scene(index))
     reading = reader.read(frame.image, frame.corners)
-    for seat in SEATS:
+    for seat in DRAW_ORDER:
         want = PLAYS[index][seat]
         assert reading.seats[seat].cards == want, seat
         assert reading.seats[seat].status == ("cards" if want else "empty"), seat
@@ -307,11 +307,11 @@ def test_a_seat_whose_area_lies_still_keeps_its_reading_and_is_not_read_again() 
     laid = FRAME.copy()
     cv2.rectangle(laid, (900, 740), (1000, 820), (255, 255, 255), -1)  # a card laid in one area
     strips, before = rectify(laid, CORNERS), rectify(FRAME, CORNERS)
-    [moved] = [s for s in SEATS if not np.array_equal(strips[s], before[s])]
+    [moved] = [s for s in DRAW_ORDER if not np.array_equal(strips[s], before[s])]
     third = reader.read(laid, CORNERS)
     assert batches == [4, 1]  # all four at first, none for noise, then only the area that changed
     assert again.seats == first.seats
-    assert all(third.seats[s] is first.seats[s] for s in SEATS if s != moved)
+    assert all(third.seats[s] is first.seats[s] for s in DRAW_ORDER if s != moved)
     assert third.seats[moved].cards == ["5s", "5h", "5d"]
     plain = CardReader(counting, fake_classify(["5s"]))
     plain.read(FRAME, CORNERS)

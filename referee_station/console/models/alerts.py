@@ -23,10 +23,11 @@ from typing import Any
 
 from referee_station.console.models.i18n import tr
 from referee_station.console.models.signal import Signal
+from referee_station.core import DECISIONS, LADDER, Decision, Penalty
 from referee_station.station.live.update import TableUpdate
 from referee_station.table.events import NEXT_SEAT, Flag, Reverse, Ruling, Settle, Withdrawn
 
-SEVERITY: tuple[str, ...] = ("anomaly", "warning", "infraction", "foul", "match_loss", "disqualification")
+SEVERITY: tuple[Penalty, ...] = (Penalty.ANOMALY, *LADDER)
 """Proposed penalties, least severe first (RULES.md section 9; an anomaly is not a penalty)."""
 
 AlertKey = tuple[str, int]
@@ -42,7 +43,7 @@ class Alert:
     raised: float
     """``time.monotonic()`` when the referee raised it (flag-to-screen latency starts here)."""
     frame: Any = None
-    decision: str | None = None
+    decision: Decision | None = None
     stop_next: bool = False
     who: str | None = None
     readings: tuple[tuple[str, ...], ...] = ()
@@ -65,7 +66,7 @@ class Alert:
     @property
     def can_stop_next(self) -> bool:
         """Only an infraction gives the 下家 the choice to stop the violator's next play."""
-        return self.flag.penalty == "infraction" and self.flag.seat is not None
+        return self.flag.penalty is Penalty.INFRACTION and self.flag.seat is not None
 
     @property
     def next_seat(self) -> str | None:
@@ -84,7 +85,7 @@ class Alert:
     @property
     def can_reverse(self) -> bool:
         """A ruling a referee made (not the demo's automatic one) can be reversed with a reason."""
-        return self.decision in ("confirm", "dismiss") and self.who != "auto" and self.withdrawn is None
+        return self.decision in DECISIONS and self.who != "auto" and self.withdrawn is None
 
 
 class AlertQueue:
@@ -106,8 +107,8 @@ class AlertQueue:
     def apply(self, update: TableUpdate) -> None:
         if isinstance(update.event, Ruling):
             self._ruled_elsewhere(update.table, update.event, update.who)
-        open_ids = set(update.snapshot.get("open_flags", []))
-        pending_reads = {p["flag"]: p["readings"] for p in update.snapshot.get("pending", [])}
+        open_ids = set(update.snapshot.open_flags)
+        pending_reads = {p.flag: p.readings for p in update.snapshot.pending}
         for out in update.outputs:
             if isinstance(out, Withdrawn) and out.what == "flag" and out.flag is not None:
                 self._withdraw((update.table, out.flag), out.reason)
@@ -120,8 +121,8 @@ class AlertQueue:
                 continue
             alert = Alert(update.table, out, update.produced, update.frame)
             alert.readings = tuple(tuple(cards) for cards in pending_reads.get(out.id, ()))
-            if out.penalty != "anomaly" and out.id not in open_ids:  # the referee auto-confirmed it
-                alert.decision, alert.who = "confirm", "auto"
+            if out.penalty is not Penalty.ANOMALY and out.id not in open_ids:  # the referee auto-confirmed it
+                alert.decision, alert.who = Decision.CONFIRM, "auto"
                 self.answered.append(alert)
                 self.answered_signal.emit(alert)
             else:
@@ -217,20 +218,21 @@ class AlertQueue:
             raise KeyError(f"no ruling to reverse on {key}")
         if not reason.strip():
             raise ValueError("a ruling is reversed for a stated reason")
-        alert.decision = "dismiss" if alert.decision == "confirm" else "confirm"
+        alert.decision = Decision(alert.decision).other
         alert.who = who
         self.answered_signal.emit(alert)
         return Reverse(t=t, flag=alert.flag.id, reason=reason)
 
-    def answer(self, key: AlertKey, decision: str, who: str, t: float, *, stop_next: bool = False) -> Ruling:
+    def answer(self, key: AlertKey, decision: Decision | str, who: str, t: float, *, stop_next: bool = False) -> Ruling:
         """Rule on a pending alert at table time ``t``; returns the ``ruling`` event for its table."""
         alert = self.get(key)
         if alert is None:
             raise KeyError(f"no pending alert {key}")
-        if decision not in ("confirm", "dismiss"):
+        if decision not in DECISIONS:
             raise ValueError(f"decision must be confirm or dismiss, got {decision!r}")
+        decision = Decision(decision)
         alert.decision, alert.who = decision, who
-        alert.stop_next = stop_next and decision == "confirm" and alert.can_stop_next
+        alert.stop_next = stop_next and decision is Decision.CONFIRM and alert.can_stop_next
         self.pending.remove(alert)
         self.answered.append(alert)
         self.answered_signal.emit(alert)

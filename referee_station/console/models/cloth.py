@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from referee_station.table.events import SEATS
+from referee_station.core import SEATS
 from referee_station.vision.layout import ZONES as AREAS
 from referee_station.vision.layout import Layout
 

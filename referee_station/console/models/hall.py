@@ -73,7 +73,7 @@ def tile_of(model: TableModel, wall_now: float) -> Tile:
         action=clock[1] if clock else None,
         remaining=clock[2] if clock else None,
         levels=dict(model.levels),
-        deal=int(model.deal.get("number", 0)),
+        deal=0 if model.deal is None else model.deal.number,
         health=dict(model.health),
         age=age,
         winner=None if model.match_end is None else model.match_end.winner,

@@ -13,12 +13,12 @@ R-REPORT-1, R-TRIB). Accepted forms, seat first (E S W N or 东 南 西 北)::
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from referee_station.console.models.cards import card_text, face
 from referee_station.console.models.i18n import tr
 from referee_station.console.models.messages import Message
-from referee_station.table.events import EventError, PlayCards, Record, Report, TimerControl, Tribute, parse_record
+from referee_station.core import Phase, TableState
+from referee_station.table.events import EventError, Exchange, PlayCards, Record, Report, TimerControl, parse_record
 
 SEAT_WORDS = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "南": "S", "西": "W", "北": "N"}
 ACTION_WORDS = {
@@ -66,19 +66,19 @@ class EntryRefused(ManualEntryError):
         self.refusal = refusal
 
 
-def refusal(event: Record, snapshot: dict[str, Any]) -> Refusal | None:
+def refusal(event: Record, snapshot: TableState) -> Refusal | None:
     """Why ``event`` cannot be entered at a table in the state ``snapshot`` (the referee's ``snapshot()``),
     or ``None``. Only what the state shows for certain is refused: the rules stay the referee's."""
-    if snapshot.get("match_over"):
+    if snapshot.match_over:
         return Refusal("entry_match_over")
-    deal = snapshot.get("deal") or {}
-    if deal.get("phase") in (None, "over"):
+    deal = snapshot.deal
+    if deal is None or deal.phase is Phase.OVER:
         return Refusal("entry_no_deal")
     if isinstance(event, PlayCards):
         third = next((code for code, n in Counter(event.cards).items() if n > MAX_COPIES), None)
         if third is not None:
             return Refusal("entry_third_copy", {"card": face(third)})
-        left = deal.get("counts", {}).get(event.seat)
+        left = deal.counts.get(event.seat)
         if left is not None and len(event.cards) > left:
             return Refusal("entry_too_many", {"seat": event.seat, "left": left, "n": len(event.cards)})
     return None
@@ -122,6 +122,6 @@ def describe(event: Record, lang: str = "zh") -> str:
         return f"{head} {card_text(event.cards, lang)}"
     if isinstance(event, Report):
         return f"{head} {event.count}"
-    if isinstance(event, Tribute):  # also a return
+    if isinstance(event, Exchange):  # a tribute or a return
         return f"{head} {face(event.card, lang)}"
     return head  # a pass, or an event without more to say

@@ -9,20 +9,15 @@ Nothing is applied: the console holds no rules of its own, the table's referee d
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
 from referee_station.console.models.i18n import tr
+from referee_station.core import Decision, Penalty
 from referee_station.table.events import OTHER_SIDE, PARTNER, SEATS, SIDE_OF, Flag
 from referee_station.table.ladder import Ladder
 from referee_station.table.scoring import nominal_gain
-
-
-class Decision(Enum):
-    """The two answers to a flag (EVENTS.md ``ruling.decision``)."""
-
-    CONFIRM = "confirm"
-    DISMISS = "dismiss"
 
 
 class Consequence(Enum):
@@ -77,20 +72,20 @@ class RulingPreview:
         return f"{head} → {tr(self.side, lang)} {rungs}: {what}"
 
 
-def preview(flag: Flag, decision: Decision, ladder: dict[str, dict[str, int]]) -> RulingPreview:
-    """The preview of ``decision`` on ``flag`` given the table's ladder snapshot (``snapshot()["ladder"]``)."""
-    if decision is Decision.DISMISS or flag.penalty == "anomaly" or flag.side is None:
+def preview(flag: Flag, decision: Decision, ladder: Mapping[str, Mapping[str, int]]) -> RulingPreview:
+    """The preview of ``decision`` on ``flag`` given the table's ladder snapshot (``snapshot().ladder``)."""
+    if decision is Decision.DISMISS or flag.penalty is Penalty.ANOMALY or flag.side is None:
         return RulingPreview(decision, flag.side, (), Consequence.NONE)
     trial = Ladder()
     for side, counts in ladder.items():
         trial.counts.setdefault(side, {}).update(counts)
     steps = tuple(trial.add(flag.side, flag.penalty))
     reached = {penalty for penalty, _ in steps}
-    if "match_loss" in reached:
+    if Penalty.MATCH_LOSS in reached:
         consequence = Consequence.MATCH_ENDS
-    elif "foul" in reached:
+    elif Penalty.FOUL in reached:
         consequence = Consequence.DEAL_ENDS
-    elif "infraction" in reached and flag.seat is not None:
+    elif Penalty.INFRACTION in reached and flag.seat is not None:
         consequence = Consequence.STOP_NEXT
     else:
         consequence = Consequence.RECORDED

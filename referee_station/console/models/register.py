@@ -17,6 +17,8 @@ from typing import Any
 from referee_station.console.models.i18n import tr
 from referee_station.console.models.manual import describe
 from referee_station.console.models.signal import Signal
+from referee_station.core import Decision
+from referee_station.core import Penalty as PenaltyLevel
 from referee_station.station.live.update import TABLE_SOURCES, TableUpdate
 from referee_station.table.events import SIDES, Flag, Penalty, Record, Reverse, Ruling, Withdrawn
 
@@ -49,7 +51,7 @@ class AuditEntry:
     who: str
     kind: AuditKind
     flag: int | None = None
-    decision: str | None = None
+    decision: Decision | None = None
     stop_next: bool = False
     offence: str | None = None
     entry: Record | None = None
@@ -112,7 +114,7 @@ class PenaltyRegister:
 
     def apply(self, update: TableUpdate) -> None:
         before = self.ladders.get(update.table, {})
-        after: dict[str, Any] = update.snapshot.get("ladder", before)
+        after = {side: dict(counts) for side, counts in update.snapshot.ladder.items()}
         self.ladders[update.table] = after
         steps = [o for o in update.outputs if isinstance(o, Penalty)]
         listed = self.penalties.setdefault(update.table, [])
@@ -140,13 +142,13 @@ class PenaltyRegister:
             raised = tuple((o.id, o.offence) for o in update.outputs if isinstance(o, Flag))
             self._audit(update, update.who, AuditKind.ENTRY, entry=ev, raised=raised)
         for flag in (o for o in update.outputs if isinstance(o, Flag)):
-            if flag.penalty != "anomaly" and flag.id not in update.snapshot.get("open_flags", []):
+            if flag.penalty is not PenaltyLevel.ANOMALY and flag.id not in update.snapshot.open_flags:
                 self._audit(
                     update,
                     "auto",
                     AuditKind.AUTO,
                     flag=flag.id,
-                    decision="confirm",
+                    decision=Decision.CONFIRM,
                     offence=flag.offence,
                     change=change,
                 )

@@ -76,7 +76,8 @@ class DealReplay:
             )
             self.updates.append(update)
             if isinstance(replayed.record, DealStart):
-                number = (replayed.snapshot.get("deal") or {}).get("number", number + 1)
+                deal = replayed.snapshot.deal
+                number = deal.number if deal is not None else number + 1
                 self.deals.setdefault(number, [])
             elif is_step(update) and number:
                 self.deals[number].append(ReplayStep(replayed.line, update))

@@ -152,8 +152,9 @@ class RecordSheet:
             sheet.event, sheet.round, sheet.players = ev.event, ev.round, dict(ev.players or {})
             touched = True
         elif isinstance(ev, DealStart):
-            deal = update.snapshot.get("deal", {})
-            sheet.rows.append(SheetRow(int(deal.get("number", len(sheet.rows) + 1)), str(deal.get("level", "")), ev.t))
+            deal = update.snapshot.deal
+            number, level = (len(sheet.rows) + 1, "") if deal is None else (deal.number, deal.level)
+            sheet.rows.append(SheetRow(number, level, ev.t))
             touched = True
         for out in update.outputs:
             if isinstance(out, Penalty) and sheet.rows:

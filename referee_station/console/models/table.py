@@ -7,16 +7,19 @@ R-PAT, R-CMP) stays in the history, marked void, because the referee needs to se
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from referee_station.console.models.signal import Signal
+from referee_station.core import DealView, LastPlay, TableState
 from referee_station.hall.evidence import frame_jpeg
 from referee_station.station.live.update import HEALTH_UNITS, TABLE_SOURCES, TableUpdate
 from referee_station.table.events import (
     Clear,
     DealEnd,
     DealStart,
+    Exchange,
     Flag,
     MatchEnd,
     MatchStart,
@@ -24,8 +27,6 @@ from referee_station.table.events import (
     PlayCards,
     Record,
     Report,
-    Return,
-    Tribute,
     Withdrawn,
 )
 from referee_station.table.offences import VOIDING
@@ -55,7 +56,7 @@ class TableModel:
     def __init__(self, table: str) -> None:
         self.table = table
         self.sides: dict[str, str] = {"EW": "EW", "NS": "NS"}
-        self.snapshot: dict[str, Any] = {}
+        self.snapshot = TableState.fresh()
         self.now = 0.0
         self.last_wall: float | None = None
         self.health: dict[str, bool] = dict.fromkeys(HEALTH_UNITS, True)
@@ -80,45 +81,45 @@ class TableModel:
     # -- reading the state ------------------------------------------------------------------
 
     @property
-    def deal(self) -> dict[str, Any]:
-        return self.snapshot.get("deal") or {}
+    def deal(self) -> DealView | None:
+        return self.snapshot.deal
 
     @property
-    def levels(self) -> dict[str, str]:
-        return self.snapshot.get("levels", {"EW": "2", "NS": "2"})
+    def levels(self) -> Mapping[str, str]:
+        return self.snapshot.levels
 
     @property
     def to_act(self) -> str | None:
-        return self.deal.get("to_act")
+        return None if self.deal is None else self.deal.to_act
 
     def clock(self) -> tuple[str, str, float] | None:
         """The running clock of the seat to act (or of the tribute payers): seat, action, seconds
         left on the table clock; negative while the 读秒 grace runs (R-TIME-3)."""
-        clocks: dict[str, dict[str, Any]] = self.deal.get("clocks", {})
+        clocks = {} if self.deal is None else self.deal.clocks
         seat = self.to_act if self.to_act in clocks else next(iter(clocks), None)
         if seat is None:
             return None
         now = self.paused_at if self.paused_at is not None else self.now  # a paused clock stands still
-        return seat, clocks[seat]["action"], clocks[seat]["deadline"] - now
+        return seat, clocks[seat].action, clocks[seat].deadline - now
 
     @property
     def paused_at(self) -> float | None:
         """Table time the referee paused the clocks at, while they are paused (``timer`` pause)."""
-        return self.snapshot.get("paused_at")
+        return self.snapshot.paused_at
 
     def open_flags(self) -> list[Flag]:
         """Flags still waiting for a ruling (anomalies are not penalties and never wait)."""
-        return [self.flags[i] for i in self.snapshot.get("open_flags", []) if i in self.flags]
+        return [self.flags[i] for i in self.snapshot.open_flags if i in self.flags]
 
     def place(self, seat: str) -> int | None:
         """1 for 上游 … while the deal is played (R-PLAY-3); ``None`` while the seat holds cards."""
-        order = self.deal.get("order", [])
+        order = () if self.deal is None else self.deal.order
         return order.index(seat) + 1 if seat in order else None
 
     # -- applying an update -----------------------------------------------------------------
 
     def apply(self, update: TableUpdate) -> None:
-        before = self.deal.get("last")
+        before = None if self.deal is None else self.deal.last
         ev = update.event
         self.snapshot = update.snapshot
         self.now = max(self.now, ev.t)
@@ -146,18 +147,18 @@ class TableModel:
         elif isinstance(ev, DealStart):
             self.history, self.trick, self.trick_cards = [], 0, {}
             self.entered = set()
-        elif type(ev) is Clear:  # not a Tick (a subclass): the trick's cards went to the discards
+        elif isinstance(ev, Clear):  # the trick's cards went to the discards
             self.trick_cards = {}
             self.entered = set()
         elif isinstance(ev, (PlayCards, Pass)):
             self._action(ev, before, void, update.who not in TABLE_SOURCES)
-        elif isinstance(ev, (Report, Tribute, Return)):
+        elif isinstance(ev, (Report, Exchange)):
             entry = HistoryEntry(
                 ev.t,
                 self.trick,
                 ev.seat,
                 ev.TYPE,
-                (ev.card,) if isinstance(ev, Tribute) else (),
+                (ev.card,) if isinstance(ev, Exchange) else (),
                 ev.count if isinstance(ev, Report) else None,
             )
             self.history.append(entry)
@@ -171,7 +172,7 @@ class TableModel:
         elif out.what == "match_end" and self.match_end is not None and self.match_end.to_json() == out.record:
             self.match_end = None
 
-    def _action(self, ev: PlayCards | Pass, before: dict[str, Any] | None, void: bool, entered: bool) -> None:
+    def _action(self, ev: PlayCards | Pass, before: LastPlay | None, void: bool, entered: bool) -> None:
         if isinstance(ev, PlayCards) and not void and before is None:  # a lead opens a new trick
             self.trick += 1
             self.trick_cards = {}

@@ -38,9 +38,10 @@ from referee_station.console.models.alerts import Alert, AlertKey
 from referee_station.console.models.cards import card_text
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
-from referee_station.console.models.preview import Decision, preview
+from referee_station.console.models.preview import preview
 from referee_station.console.qt.evidence_view import EvidenceDialog
 from referee_station.console.qt.style import colour, frame_image
+from referee_station.core import Decision
 
 KEY_ROLE = Qt.ItemDataRole.UserRole
 TABLE_COLUMN, TEXT_COLUMN = 0, 1
@@ -283,7 +284,7 @@ class AlertView(QWidget):
             f"{tr('penalty', lang)} <b>{tr(flag.penalty, lang)}</b><br>"
             f"{tr('flag_time', lang, t=flag.t, age=max(0.0, table.now - flag.t))}<br>{words}{cards}"
         )
-        ladder = table.snapshot.get("ladder", {})
+        ladder = table.snapshot.ladder
         self.preview.setText(
             f"<b>{tr('preview', lang)}</b>: {preview(flag, Decision.CONFIRM, ladder).text(lang)}<br>"
             f"{preview(flag, Decision.DISMISS, ladder).text(lang)}"

@@ -117,5 +117,5 @@ class ReplayDialog(QDialog):
         steps = replay.steps
         self.back_button.setEnabled(replay.position > 0)
         self.forward_button.setEnabled(replay.position < len(steps) - 1)
-        self.ladder.setText(ladder_text(replay.table.table, state.snapshot.get("ladder", {}), self.lang))
+        self.ladder.setText(ladder_text(replay.table.table, state.snapshot.ladder, self.lang))
         self.step_label.setText(step_text(replay.step, replay.position, len(steps), self.lang, state.frame is not None))

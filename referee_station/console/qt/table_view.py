@@ -183,13 +183,14 @@ class TableView(QWidget):
         return (
             f"<b>{model.table}</b> · {side_name(model, 'EW', lang)} {level_text(model.levels.get('EW'))} — "
             f"{side_name(model, 'NS', lang)} {level_text(model.levels.get('NS'))} · "
-            f"{tr('deal', lang, n=deal.get('number', 0))} {tr('level', lang)} {level_text(deal.get('level'))} · "
+            f"{tr('deal', lang, n=0 if deal is None else deal.number)} {tr('level', lang)} "
+            f"{level_text(None if deal is None else deal.level)} · "
             f"{tr('score', lang)} {score['EW']}:{score['NS']}{points}{running}"
         )
 
     def _fill_seats(self, model: TableModel) -> None:
-        counts = model.deal.get("counts", {})
-        reports = model.deal.get("reports", {})
+        counts = {} if model.deal is None else model.deal.counts
+        reports = {} if model.deal is None else model.deal.reports
         places = tr("places", self.lang).split(",")
         for row, seat in enumerate(SEATS):
             cards = model.trick_cards.get(seat, ())

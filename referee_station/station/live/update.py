@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee_station.core import TableState
 from referee_station.table.events import HEALTH_UNITS, Output, Record
 
 TABLE_SOURCES = frozenset({"table", "seats", "camera", "station"})
@@ -31,7 +32,7 @@ class TableUpdate:
     table: str
     event: Record
     outputs: tuple[Output, ...]
-    snapshot: dict[str, Any]
+    snapshot: TableState
     who: str = "table"
     produced: float = 0.0
     frame: Any = None
