@@ -18,8 +18,9 @@ from vision.deck.drawn_sans import draw_sans_face
 from vision.deck.guided import ORDER, GuidedRegistration
 from vision.deck.profile import FACES_FILE, DeckProfile, fitted_reader, reader_for
 from vision.deck.register import DECK_PEAK, load_faces, register
-from vision.faces import FACE_SIZE, FaceBank, strip_faces
-from vision.reader import SeatReading
+from vision.faces import FACE_SIZE, INDEX_MIN_DETAIL, FaceBank, strip_faces
+from vision.reader import CLASSES, SeatReading, refine_by_index
+from vision.strips import detail, locator_input, rectify
 from vision.synth.artwork import CARD_PX
 from vision.synth.render import render
 from vision.synth.scene import Camera, Look, Scene, SeatScene, random_row
@@ -137,3 +138,43 @@ def test_the_second_drawn_design_has_54_distinct_faces_with_chinese_jokers():
     index = (slice(0, 60), slice(0, 45))  # the index column: 大王 red, 小王 black
     big, small = faces["BJ"][index][..., :3].astype(int), faces["SJ"][index][..., :3].astype(int)
     assert (big[..., 2] - big[..., 1]).max() > 100 and (small[..., 2] - small[..., 1]).max() < 40
+
+
+def _row_frame(design: str, codes: list[str], seed: int, camera: Camera | None = None):
+    rng = random.Random(seed)
+    return render(Scene(design, {"S": SeatScene(play=random_row(rng, codes))}, camera or Camera(), Look(seed=seed)))
+
+
+def test_the_index_comparison_tells_a_suit_within_its_colour(profile, drawn_design):
+    """Courts and pips whose whole visible part hardly differs from the same rank's other suit of its
+    colour: handed readings that put that other suit first, the index comparison at the strip's scale
+    (real faces, the real detector's anchors on a rendered 1080p row) puts the true card first, and only
+    the candidates' share moves."""
+    codes = ["Jc", "Qc", "Qs", "Js", "7d"]
+    frame = _row_frame(drawn_design, codes, seed=5)
+    reader = reader_for(profile)
+    strips = rectify(frame.image, frame.corners)
+    assert detail(frame.corners)["S"] >= INDEX_MIN_DETAIL
+    peaks = reader.peaks(reader.locate(locator_input(strips["S"])[None])[0])
+    assert len(peaks) == len(codes)
+    twin = {"c": "s", "s": "c", "d": "h", "h": "d"}
+    us = [u for u, _, _ in peaks]
+    for k, ((u, v, _), code) in enumerate(zip(peaks, codes, strict=True)):
+        p = np.zeros(len(CLASSES), np.float32)
+        p[CLASSES.index(code[0] + twin[code[1]])], p[CLASSES.index(code)], p[CLASSES.index("As")] = 0.5, 0.3, 0.1
+        p[-1] = 0.1
+        width = (us[k + 1] - u) / 20 if k + 1 < len(us) else 6.3
+        out = refine_by_index(p, reader.faces, strips["S"], u, v, width)
+        assert CLASSES[int(out[:-1].argmax())] == code
+        assert out[:-1].sum() == pytest.approx(0.9, abs=1e-5) and out[-1] == pytest.approx(0.1)
+
+
+def test_the_camera_detail_decides_where_the_index_is_compared_again(drawn_design):
+    """1080p cameras give 8–11 frame px per cm of cloth, 720p ones 6–7, a 4K one twice the 1080p: the
+    index comparison runs where the strip holds more than resampled blur (``INDEX_MIN_DETAIL``)."""
+    full = detail(_row_frame(drawn_design, ["2c"], 1).corners)
+    small = detail(_row_frame(drawn_design, ["2c"], 1, Camera(size=(1280, 720), span_px=600)).corners)
+    four_k = detail(_row_frame(drawn_design, ["2c"], 1, Camera(size=(3840, 2160), span_px=1800)).corners)
+    for seat in full:
+        assert small[seat] < INDEX_MIN_DETAIL <= full[seat]
+        assert four_k[seat] == pytest.approx(2 * full[seat], rel=0.02)
