@@ -18,6 +18,7 @@ import dataclasses
 import random
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -36,17 +37,22 @@ from referee_station.vision.reader import CLASSES, CardReader
 from referee_station.vision.strips import cloth_to_strip, locator_input, rectify
 
 
-def play_figures(reader: CardReader, frames: list[Rendered]) -> dict[str, float]:
+def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
     """Exact plays (all, and in 1080p and 720p frames), card precision and recall over seats with
-    readable cards; phantom plays in empty ones; wrong plays the reader called readable."""
+    readable cards; phantom plays in empty ones; wrong plays the reader called readable; what each
+    true card was read as (``miss_kind``)."""
     score = PlayScore()
     by_size = {1080: PlayScore(), 720: PlayScore()}
+    kinds: Counter[str] = Counter()
     for frame in frames:
         reading = reader.read(frame.image, frame.corners)
         for seat in DRAW_ORDER:
             score.add(frame.truth[seat], reading.seats[seat])
             by_size[frame.image.shape[0]].add(frame.truth[seat], reading.seats[seat])
+            if frame.truth[seat].status == "cards":
+                kinds.update(miss_kinds(seat, frame.truth[seat], reading.seats[seat]))
     return {
+        "kinds": kinds,
         "plays": score.plays,
         "exact": score.exact_share,
         "exact_1080": by_size[1080].exact_share,
@@ -57,6 +63,31 @@ def play_figures(reader: CardReader, frames: list[Rendered]) -> dict[str, float]
         "taken_wrong": score.taken_wrong,
         "empties": score.empties,
     }
+
+
+def miss_kinds(seat: str, truth, got, tolerance: float = 12.0) -> list[str]:
+    """Each true card of a seat as read: the read card whose anchor lies within ``tolerance`` strip px
+    of the true index anchor, named by ``miss_kind``."""
+    true_uv = cloth_to_strip(seat, truth.anchors)
+    read_uv = np.array(got.anchors, dtype=float).reshape(-1, 2)
+    out = []
+    for code, uv in zip(truth.cards, true_uv, strict=True):
+        d = np.hypot(*(read_uv - uv).T) if len(read_uv) else np.array([np.inf])
+        out.append(miss_kind(code, got.cards[int(d.argmin())] if d.min() <= tolerance else None))
+    return out
+
+
+def miss_kind(true: str, read: str | None) -> str:
+    """ "right", "missed", "joker", "suit within its colour", "suit of the other colour", "rank", "rank and suit"."""
+    if read == true:
+        return "right"
+    if read is None:
+        return "missed"
+    if "J" in (true[1], read[1]):
+        return "joker"
+    if true[0] == read[0]:
+        return "suit within its colour" if (true[1] in "hd") == (read[1] in "hd") else "suit of the other colour"
+    return "rank" if true[1] == read[1] else "rank and suit"
 
 
 def table_row(label: str, f: dict[str, float]) -> str:
@@ -139,11 +170,12 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
     if profile.context is not None:
         without = dataclasses.replace(profile, context=None)
         readers.append(("registered profile without its context classifier", reader_for(without)))
-    rows = []
+    rows, kinds = [], []
     for label, reader in readers:
         started = time.monotonic()
         figures = play_figures(reader, frames)
         rows.append(table_row(label, figures) + f" {(time.monotonic() - started) / len(frames) * 1000:.0f} |")
+        kinds.append(f"{label}: true cards read as " + ", ".join(f"{k} {n}" for k, n in figures["kinds"].most_common()))
     if args.trained:
         f = play_figures(reader_for(None), render_frames(args.trained, args.frames, args.seed))
         rows.append(table_row(f"generic classifier on {args.trained} (a training design)", f) + " |")
@@ -152,6 +184,7 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
         "| wrong plays called readable | ms per frame |\n|---|---|---|---|---|---|---|---|---|"
     )
     print("\n".join(rows))
+    print("\n".join(kinds))
     for label, deck in (("generic classifier", None), ("registered profile", profile)):
         split = error_split(reader_for(deck), frames)
         print(

@@ -32,7 +32,7 @@ import numpy as np
 
 from referee_station.deck.crops import CODES
 from referee_station.deck.onnx_check import check_onnx
-from referee_station.vision.faces import FACE_SIZE, FaceBank
+from referee_station.vision.faces import FACE_SIZE, Faces
 from referee_station.vision.reader import (
     CLASSIFIER_FILES,
     CONTEXT_FILE,
@@ -283,7 +283,7 @@ def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardRe
     )
 
     try:
-        faces = None if deck.faces is None else FaceBank.from_faces(CODES, deck.faces)
+        faces = None if deck.faces is None else Faces.from_faces(CODES, deck.faces)
         return fitted_reader(deck.classifiers, deck.locator, deck.context, deck.meta.peak, model_dir, faces)
     except (Fail, InvalidArgument, InvalidGraph, InvalidProtobuf, NoSuchFile, RuntimeException) as err:
         raise ValueError(f"deck profile {deck.meta.design!r}: its networks do not load ({err})") from err
@@ -295,7 +295,7 @@ def fitted_reader(
     context: bytes | None,
     peak: float,
     model_dir: Path = MODELS_DIR,
-    faces: FaceBank | None = None,
+    faces: Faces | None = None,
 ) -> CardReader:
     """The reader of a deck's fitted networks (serialised ONNX): its classifiers averaged (none: the
     generic ones in ``model_dir``), its locator (None: the generic one) at ``peak``, its context

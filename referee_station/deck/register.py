@@ -34,7 +34,7 @@ from referee_station.deck.photos import cut_face
 from referee_station.deck.profile import DeckMeta, DeckProfile, fitted_reader
 from referee_station.deck.rendered import install_faces, jittered_crops, rendered_data
 from referee_station.deck.threshold import calibrate
-from referee_station.vision.faces import FaceBank, strip_faces
+from referee_station.vision.faces import Faces, strip_faces
 from referee_station.vision.reader import (
     CONTEXT_FILE,
     LOCATOR_FILE,
@@ -165,7 +165,7 @@ def register(
     start = time.monotonic()
     faces = load_faces(photo_dir)
     kept = strip_faces(faces, CODES)
-    bank = FaceBank.from_faces(CODES, kept)
+    bank = Faces.from_faces(CODES, kept)
     if finetune:
         train_python()  # no torch: say so now (after checking the photos), not after minutes of rendering
     log(f"cut 54 faces: {time.monotonic() - start:.0f} s")

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import numpy as np
+
+from benchmarks.deck import miss_kind, miss_kinds
 from benchmarks.plays import PlayScore
+from referee_station.vision.strips import cloth_to_strip
 
 
 def seat(status: str, *cards: str) -> SimpleNamespace:
@@ -23,3 +27,21 @@ def test_wrong_plays_count_as_taken_only_when_the_reader_called_them_readable():
     assert (score.plays, score.exact, score.taken_wrong) == (5, 2, 1)
     assert (score.phantom, score.empties) == (1, 1)
     assert (score.tp, score.n_true, score.n_pred) == (3, 6, 7)
+
+
+def test_the_deck_benchmark_names_each_true_card_by_what_it_was_read_as():
+    """The misses named as the deck benchmark counts them (#24: a suit within its colour, a rank, a card
+    missing), each true card matched to the read card at its index anchor."""
+    assert [miss_kind(t, r) for t, r in [("Qc", "Qc"), ("Qc", "Qs"), ("Qc", "Qh"), ("6h", "8h"), ("6h", "8d")]] == [
+        "right",
+        "suit within its colour",
+        "suit of the other colour",
+        "rank",
+        "rank and suit",
+    ]
+    assert miss_kind("SJ", "BJ") == miss_kind("BJ", "Kd") == "joker" and miss_kind("2s", None) == "missed"
+    anchors = np.array([[-10.0, -26.0], [-7.0, -26.0], [-4.0, -26.0]])
+    truth = SimpleNamespace(cards=("Qc", "6h", "2s"), anchors=anchors)
+    uv = cloth_to_strip("S", anchors)
+    got = SimpleNamespace(cards=["Qs", "6h"], anchors=[tuple(uv[0] + 3), tuple(uv[1])])  # 2s not found
+    assert miss_kinds("S", truth, got) == ["suit within its colour", "right", "missed"]
