@@ -173,7 +173,6 @@ def parse_resolution(text: str | None) -> tuple[int, int] | None:
     return w, h
 
 
-
 @dataclass(frozen=True)
 class Opened:
     """A station ready to run: the orchestrator, its frames, and the calibration (for the console's view)."""
