@@ -285,8 +285,8 @@ class Station:
         as sure, or judged out of turn, settles nothing; one whose play is not fed yet waits."""
         waiting: list[Reread] = []
         for again in self._rereads:
-            pending = self.referee.snapshot().get("pending", [])
-            if any(p["seat"] == again.seat and abs(p["t"] - again.at) <= SAME_TIME for p in pending):
+            pending = self.referee.snapshot().pending
+            if any(p.seat == again.seat and abs(p.t - again.at) <= SAME_TIME for p in pending):
                 reason = f"sure frames at t={again.t:.2f} (confidence {again.confidence:.2f})"
                 settle = Settle(max(again.t, self.now), again.at, again.seat, again.cards, reason)
                 self._submit(settle, Source.CAMERA, "camera", fed)
