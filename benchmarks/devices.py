@@ -30,7 +30,7 @@ from pathlib import Path
 
 from benchmarks.stats import percentile
 from referee_station.devices.emulator import Emulator
-from referee_station.devices.table_devices import TableDevices
+from referee_station.devices.table_devices import Press, TableDevices
 
 
 def report(name: str, values_ms: list[float], target: str) -> None:
@@ -51,7 +51,7 @@ def round_trips(devices: TableDevices, count: int, rnd: random.Random) -> list[f
 
 
 def press_errors(
-    emulator: Emulator, devices: TableDevices, events: list[dict], count: int, rnd: random.Random
+    emulator: Emulator, devices: TableDevices, events: list[Press], count: int, rnd: random.Random
 ) -> list[float]:
     """Seats press in turn at random 20-60 ms intervals (a seat's presses stay outside its 30 ms debounce)."""
     origin = time.monotonic() - devices.table_clock()
@@ -64,15 +64,15 @@ def press_errors(
         time.sleep(0.01)
     if len(events) != count:
         raise SystemExit(f"{count} presses, {len(events)} events: events lost")
-    return [abs(event["t"] - t) * 1e3 for event, t in zip(events, truth, strict=True)]
+    return [abs(event.t - t) * 1e3 for event, t in zip(events, truth, strict=True)]
 
 
 def in_process(args: argparse.Namespace) -> None:
     rnd = random.Random(args.seed)
-    events: list[dict] = []
+    events: list[Press] = []
     lock = threading.Lock()
 
-    def on_event(event: dict) -> None:
+    def on_event(event: Press) -> None:
         with lock:
             events.append(event)
 

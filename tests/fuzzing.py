@@ -194,7 +194,7 @@ def random_envelope(rng: random.Random, table: str = TABLE) -> bytes:
 
 
 def check_log_line(line: str) -> str:
-    """"read" or "refused"; any other exception, or a record that does not write back, is a bug."""
+    """ "read" or "refused"; any other exception, or a record that does not write back, is a bug."""
     try:
         record = parse_line(line)
     except EventError as err:
@@ -225,7 +225,7 @@ def check_log_file(lines: list[str]) -> tuple[int, int]:
 
 
 def check_envelope(payload: bytes, table: str = TABLE) -> str:
-    """"stored" or "quarantined"; an envelope accepted must be consistent with its topic and body."""
+    """ "stored" or "quarantined"; an envelope accepted must be consistent with its topic and body."""
     try:
         envelope = Envelope.decode(payload, table)
     except EnvelopeError as err:

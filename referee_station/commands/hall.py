@@ -44,8 +44,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--db", help="the register: postgresql://user@host:port/db")
     parser.add_argument("--hall", default="hall", help="the hall's name in topics (default: hall)")
     parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="the console's language (console)")
-    parser.add_argument("--event", help="the event this hall plays: its journal, an SQLite file or postgresql://… "
-                        "(console: the event tab, the round clock to the stations, results into the journal)")
+    parser.add_argument(
+        "--event",
+        help="the event this hall plays: its journal, an SQLite file or postgresql://… "
+        "(console: the event tab, the round clock to the stations, results into the journal)",
+    )
     parser.add_argument("--event-name", help="with a postgresql:// --event: which event (console)")
     parser.add_argument("--referee", help="the head referee starting and calling rounds (console; default: head)")
     parser.add_argument("--name", help="referee name (referee)")

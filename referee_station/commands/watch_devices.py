@@ -24,11 +24,11 @@ import signal
 import sys
 import threading
 import time
-from typing import Any
 
 from referee_station.devices import DeviceError, LinkStatus, TableDevices
 from referee_station.devices.order import PressOrder
-from referee_station.devices.table_devices import DEFAULT_GRACE
+from referee_station.devices.table_devices import DEFAULT_GRACE, Press
+from referee_station.table.events import Countdown
 
 TICK_S = 0.05
 """How often held events are checked for release."""
@@ -46,8 +46,8 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def _event(event: dict[str, Any]) -> None:
-    print(json.dumps(event, ensure_ascii=False), flush=True)
+def _event(event: Press) -> None:
+    print(json.dumps(event.to_json(), ensure_ascii=False), flush=True)
 
 
 def _status(status: LinkStatus, detail: str) -> None:
@@ -62,9 +62,8 @@ def command(devices: TableDevices, line: str) -> bool:
     name, args = words[0].lower(), words[1:]
     try:
         if name == "countdown" and len(args) in (3, 4):
-            limit = float(args[2])
-            out = {"type": "countdown", "seat": args[0].upper(), "action": args[1], "limit": limit}
-            out["deadline"] = devices.table_clock() + limit
+            limit, now = float(args[2]), devices.table_clock()
+            out = Countdown(now, args[0].upper(), args[1], limit, now + limit)
             devices.send_countdown(out, float(args[3]) if len(args) == 4 else None)
         elif name == "stop" and not args:
             devices.stop()
@@ -81,7 +80,7 @@ def command(devices: TableDevices, line: str) -> bool:
             return True
         if name != "stats":
             _say(f"ok: {line.strip()}")
-    except (DeviceError, ValueError, KeyError) as err:
+    except (DeviceError, ValueError) as err:
         _say(f"failed: {line.strip()}: {err}")
     return True
 

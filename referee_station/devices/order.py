@@ -12,7 +12,8 @@ import heapq
 import itertools
 import threading
 from collections.abc import Callable
-from typing import Any
+
+from referee_station.devices.table_devices import Press
 
 HOLD_S = 0.5
 """Table seconds an event waits for an earlier press still on its way (several retransmissions)."""
@@ -21,19 +22,19 @@ HOLD_S = 0.5
 class PressOrder:
     """Collect events from any thread; :meth:`release` emits those at least ``hold`` old, by ``t``."""
 
-    def __init__(self, emit: Callable[[dict[str, Any]], None], hold: float = HOLD_S) -> None:
+    def __init__(self, emit: Callable[[Press], None], hold: float = HOLD_S) -> None:
         self.emit = emit
         self.hold = hold
         self.late = 0
         """Events that came after a later press was already emitted: emitted at once, out of order."""
-        self._heap: list[tuple[float, int, dict[str, Any]]] = []
+        self._heap: list[tuple[float, int, Press]] = []
         self._order = itertools.count()
         self._emitted_t = float("-inf")
         self._lock = threading.Lock()
 
-    def add(self, event: dict[str, Any]) -> None:
+    def add(self, event: Press) -> None:
         with self._lock:
-            heapq.heappush(self._heap, (float(event["t"]), next(self._order), event))
+            heapq.heappush(self._heap, (event.t, next(self._order), event))
 
     def release(self, now: float) -> None:
         """Emit, oldest first, every event whose ``t`` is at least ``hold`` before table time ``now``."""

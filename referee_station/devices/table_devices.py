@@ -3,7 +3,9 @@
 ``TableDevices`` turns the seat units' frames into the table events of EVENTS.md, timed on the
 table's clock at the moment of the press (not of the frame's arrival, R-TIME-2), and sends the
 referee's ``countdown`` outputs to the play timer (R-TIME-1..3), with the deadline converted to the
-hub's clock so the display is right however late the frame gets there.
+hub's clock so the display is right however late the frame gets there. Both cross as the contract's
+frozen records (``table.events``: :data:`Press` in, ``Countdown`` out), never as dictionaries, so a
+seat is a ``Seat`` and a press is the record the log writes.
 
 Callbacks (``on_event``, ``on_status``) run on the link thread: keep them short (put the event on a
 queue). Commands called from inside a callback do not wait for their acknowledgement (waiting there
@@ -15,7 +17,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
 
 from referee_station.devices.errors import DeviceTimeoutError, ProtocolError
 from referee_station.devices.link import Link, LinkConfig, LinkStats, LinkStatus, Received
@@ -32,6 +33,11 @@ from referee_station.devices.messages import (
     Show,
     Stop,
 )
+from referee_station.table.events import Countdown as CountdownOutput
+from referee_station.table.events import Pass, Report
+
+Press = Pass | Report
+"""What a seat unit says, as the referee reads it: the pass button 过 (R-PLAY-1) or a 报牌 (R-REPORT-1)."""
 
 DEFAULT_GRACE = 10.0
 """R-TIME-3: the grace countdown (读秒) after the limit, 10 s unless the match rules say otherwise."""
@@ -41,15 +47,15 @@ class TableDevices:
     """Driver of one table's timer and four seat units over ``url`` (device path, pty, ``loop://``...).
 
     ``table_clock()`` gives the table's time (``t`` of EVENTS.md), at the same rate as
-    ``time.monotonic()``. ``on_event`` receives ``{"t", "type": "pass", "seat"}`` and
-    ``{"t", "type": "report", "seat", "count"}``; ``on_status(status, detail)`` the link's state.
+    ``time.monotonic()``. ``on_event`` receives each :data:`Press` (``Pass`` or ``Report``);
+    ``on_status(status, detail)`` the link's state.
     """
 
     def __init__(
         self,
         url: str,
         table_clock: Callable[[], float],
-        on_event: Callable[[dict[str, Any]], None],
+        on_event: Callable[[Press], None],
         on_status: Callable[[LinkStatus, str], None] | None = None,
         *,
         grace: float = DEFAULT_GRACE,
@@ -84,6 +90,11 @@ class TableDevices:
         return self._link.round_trips()
 
     @property
+    def healthy(self) -> bool:
+        """Whether presses are heard and countdowns shown now (the link is CONNECTED)."""
+        return self._link.status is LinkStatus.CONNECTED
+
+    @property
     def clock_synced(self) -> bool:
         """Whether presses can be timed now (false until the first sync after a connect or a hub reboot)."""
         return self._link.clock.synced
@@ -96,7 +107,7 @@ class TableDevices:
     def wait_connected(self, timeout: float) -> bool:
         """Block until the link is CONNECTED (True) or ``timeout`` s have passed (False)."""
         deadline = time.monotonic() + timeout
-        while self._link.status is not LinkStatus.CONNECTED:
+        while not self.healthy:
             if time.monotonic() >= deadline:
                 return False
             time.sleep(0.005)
@@ -106,20 +117,20 @@ class TableDevices:
         """The table-clock time of the station's monotonic instant ``local``."""
         return self.table_clock() - (time.monotonic() - local)
 
-    def send_countdown(self, out: dict[str, Any], grace: float | None = None, *, wait: bool = True) -> Future[None]:
+    def send_countdown(self, out: CountdownOutput, grace: float | None = None, *, wait: bool = True) -> Future[None]:
         """Start the timer on the referee's ``countdown`` output (EVENTS.md; R-TIME-1..3).
 
-        ``out["deadline"]`` (table time) becomes a deadline on the hub's clock; ``grace`` (default
+        ``out.deadline`` (table time) becomes a deadline on the hub's clock; ``grace`` (default
         the driver's, R-TIME-3) follows it; a ``grace`` countdown's own limit is the grace itself.
+        An action the timer does not know is a ``ValueError`` naming it.
         """
-        action = Action(out["action"])
-        limit = float(out["limit"])
-        local_deadline = time.monotonic() + (float(out["deadline"]) - self.table_clock())
+        action = Action(out.action)
+        local_deadline = time.monotonic() + (out.deadline - self.table_clock())
         grace_s = self.grace if grace is None else grace
         message = Countdown(
-            out["seat"],
+            out.seat,
             action,
-            round(limit * 1000),
+            round(out.limit * 1000),
             0 if action is Action.GRACE else round(grace_s * 1000),
             self._link.clock.to_device(local_deadline),
         )
@@ -163,15 +174,15 @@ class TableDevices:
         return future
 
     def _received(self, item: Received) -> None:
-        """A press becomes an EVENTS.md input event: ``pass`` (turn order and timing are the referee's,
-        R-PLAY-1, R-TIME-2) or ``report`` (R-REPORT-1), timed to the press on the table's clock."""
+        """A press becomes an EVENTS.md input event: ``Pass`` (turn order and timing are the referee's,
+        R-PLAY-1, R-TIME-2) or ``Report`` (R-REPORT-1), timed to the press on the table's clock."""
         message = item.message
         if item.local_time is None:
             raise ProtocolError(f"untimed {type(message).__name__} from unit {item.unit}")
         t = round(self.table_time(item.local_time), 3)
         if isinstance(message, PassPressed):
-            self._on_event({"t": t, "type": "pass", "seat": message.seat})
+            self._on_event(Pass(t, message.seat))
         elif isinstance(message, ReportEntered):
-            self._on_event({"t": t, "type": "report", "seat": message.seat, "count": message.count})
+            self._on_event(Report(t, message.seat, message.count))
         else:
             raise ProtocolError(f"unexpected {type(message).__name__} from unit {item.unit}")

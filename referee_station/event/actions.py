@@ -18,8 +18,6 @@ class JournalError(ValueError):
     """A journal entry that cannot be read (the message names its kind or field)."""
 
 
-
-
 @dataclass(frozen=True)
 class Action:
     KIND: ClassVar[str] = ""

@@ -27,9 +27,7 @@ def _players(state: EventState, number: int) -> str:
 def pairing_rows(state: EventState, round_no: int) -> list[tuple[str, ...]]:
     """One row per table, then the bye (seats: the lower number East-West, seed 003 八.1)."""
     pairing = state.round(round_no).pairing
-    rows = [
-        (str(t.number), str(t.ew), _players(state, t.ew), str(t.ns), _players(state, t.ns)) for t in pairing.tables
-    ]
+    rows = [(str(t.number), str(t.ew), _players(state, t.ew), str(t.ns), _players(state, t.ns)) for t in pairing.tables]
     if pairing.bye is not None:
         rows.append(("轮空 bye", str(pairing.bye), _players(state, pairing.bye), "", ""))
     return rows
@@ -93,16 +91,21 @@ def pairing_html(state: EventState, round_no: int) -> str:
         if pairing.rematches
         else ""
     )
-    return _title(state, f"第 {round_no} 轮对阵表 pairings, round {round_no}") + note + rematch + _table(
-        PAIRING_HEADER, pairing_rows(state, round_no), frozenset({2, 4})
+    return (
+        _title(state, f"第 {round_no} 轮对阵表 pairings, round {round_no}")
+        + note
+        + rematch
+        + _table(PAIRING_HEADER, pairing_rows(state, round_no), frozenset({2, 4}))
     )
 
 
 def standings_html(state: EventState, through: int | None = None) -> str:
     last = len(state.rounds) if through is None else through
     note = "<p>排名：积分、小分、得分、失分少、抽签 (R-MATCH-3)。* 抽签决定 decided by lot.</p>"
-    return _title(state, f"第 {last} 轮后成绩 standings after round {last}") + note + _table(
-        STANDINGS_HEADER, standings_rows(state, through), frozenset({2})
+    return (
+        _title(state, f"第 {last} 轮后成绩 standings after round {last}")
+        + note
+        + _table(STANDINGS_HEADER, standings_rows(state, through), frozenset({2}))
     )
 
 

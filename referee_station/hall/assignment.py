@@ -61,7 +61,7 @@ class Assignment:
         except (ValueError, RecursionError) as err:
             raise AssignmentError(f"assignment of {table}: not JSON: {str(err)[:80]}") from err
         if not isinstance(obj, dict) or not isinstance(obj.get("sides"), dict):
-            raise AssignmentError(f"assignment of {table}: expected {{\"table\", \"sides\": {{EW, NS}}}}")
+            raise AssignmentError(f'assignment of {table}: expected {{"table", "sides": {{EW, NS}}}}')
         if obj.get("table") != table:
             raise AssignmentError(f"assignment on {table}'s topic names table {obj.get('table')!r}")
         return cls(table, {str(k): v for k, v in obj["sides"].items()})

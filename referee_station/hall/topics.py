@@ -115,7 +115,7 @@ class Envelope:
     cause: str | None = None
 
     def encode(self) -> bytes:
-        return json.dumps(asdict(self), ensure_ascii=False, separators=(",", ":")).encode()
+        return encode_json(asdict(self))
 
     @classmethod
     def decode(cls, payload: bytes, table: str | None = None) -> Envelope:
@@ -249,7 +249,7 @@ class RulingCommand:
     correction: str | None = None
 
     def encode(self) -> bytes:
-        return json.dumps(asdict(self), ensure_ascii=False, separators=(",", ":")).encode()
+        return encode_json(asdict(self))
 
     @classmethod
     def decode(cls, payload: bytes) -> RulingCommand:
@@ -303,7 +303,7 @@ class TimerCommand:
         return TimerControl.from_json(body)
 
     def encode(self) -> bytes:
-        return json.dumps(asdict(self), ensure_ascii=False, separators=(",", ":")).encode()
+        return encode_json(asdict(self))
 
     @classmethod
     def decode(cls, payload: bytes) -> TimerCommand:
@@ -329,6 +329,7 @@ def decode_status(payload: bytes, table: str) -> str:
 
 
 def encode_json(obj: dict[str, Any]) -> bytes:
+    """The bus's one JSON encoding: compact, UTF-8 as it is (the envelopes, the commands, the head's messages)."""
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
 
 

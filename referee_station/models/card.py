@@ -129,7 +129,7 @@ def render_card(m: dict) -> str:
                 "  their top card and the context classifier is not sure (≥ 0.5) of another class, that card keeps",
                 "  its index probability (`referee_station.vision.reader.mix_context`). Deck registration fine-tunes "
                 "it with the",
-                '  other networks and a profile mixes its own the same way (docs/deck.md).',
+                "  other networks and a profile mixes its own the same way (docs/deck.md).",
             ]
             if wide
             else []

@@ -27,6 +27,7 @@ from referee_station.vision.geometry import (
     INDEX_CROP,
     LABEL_CENTRE,
     PLAY_AREA,
+    SEAT_ANGLE,
     TABLE_CORNERS,
     TABLE_HALF,
     apply_h,
@@ -214,7 +215,7 @@ def _markings(canvas: np.ndarray, look: Look) -> None:
             cv2.polylines(canvas, [np.round(_canvas_px(rect)).astype(np.int32)], True, colour, width, cv2.LINE_AA)
         patch = np.zeros((64, 64), np.uint8)
         cv2.putText(patch, seat, (14, 52), cv2.FONT_HERSHEY_SIMPLEX, 1.8, 255, 4, cv2.LINE_AA)
-        patch = np.rot90(patch, {"S": 0, "E": 1, "N": 2, "W": 3}[seat])
+        patch = np.rot90(patch, round(SEAT_ANGLE[seat] / 90))  # the label turns with the seat (cloth.json)
         centre = _canvas_px(seat_to_cloth(seat, [LABEL_CENTRE]))[0].astype(int)
         y0, x0 = centre[1] - 32, centre[0] - 32
         roi = canvas[y0 : y0 + 64, x0 : x0 + 64]

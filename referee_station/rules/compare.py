@@ -94,9 +94,7 @@ class Declaration:
 
 
 _KIND_SPELLINGS: dict[str, Kind] = {
-    spelling.lower().replace(" ", "_"): kind
-    for kind in Kind
-    for spelling in (kind.value, *KIND_NAMES[kind])
+    spelling.lower().replace(" ", "_"): kind for kind in Kind for spelling in (kind.value, *KIND_NAMES[kind])
 }
 _JOKER_SPELLINGS = {"SJ": SMALL_JOKER, "BJ": BIG_JOKER, "小王": SMALL_JOKER, "大王": BIG_JOKER}
 _RUN_WIDTH = {Kind.STRAIGHT: 5, Kind.STRAIGHT_FLUSH: 5, Kind.TUBE: 3, Kind.PLATE: 2}

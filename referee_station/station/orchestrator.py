@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -46,6 +46,9 @@ from referee_station.table.events import (
 )
 from referee_station.vision.pipeline import CameraPipeline, InputMerge
 from referee_station.vision.tracker import Reread
+
+if TYPE_CHECKING:
+    from referee_station.devices.table_devices import Press
 
 MAX_PRELUDE = 4
 """Most events the director puts before one camera play (a deal start and up to three passes)."""
@@ -177,7 +180,7 @@ class Station:
 
     # -- inputs from other threads ----------------------------------------------------------
 
-    def heard(self, event: Record) -> None:
+    def heard(self, event: Press) -> None:
         """A press the seat units' driver heard (any thread); fed in time order at the next step."""
         self._inbox.put((event, Source.SEATS, Source.SEATS.value))
 
@@ -285,8 +288,8 @@ class Station:
         as sure, or judged out of turn, settles nothing; one whose play is not fed yet waits."""
         waiting: list[Reread] = []
         for again in self._rereads:
-            pending = self.referee.snapshot().get("pending", [])
-            if any(p["seat"] == again.seat and abs(p["t"] - again.at) <= SAME_TIME for p in pending):
+            pending = self.referee.snapshot().pending
+            if any(p.seat == again.seat and abs(p.t - again.at) <= SAME_TIME for p in pending):
                 reason = f"sure frames at t={again.t:.2f} (confidence {again.confidence:.2f})"
                 settle = Settle(max(again.t, self.now), again.at, again.seat, again.cards, reason)
                 self._submit(settle, Source.CAMERA, "camera", fed)

@@ -22,7 +22,7 @@ from referee_station.station.orchestrator import Sink, Station
 from referee_station.station.round_gate import RoundGate
 from referee_station.station.setup import MatchSetup
 from referee_station.table.corrections import CorrectingReferee
-from referee_station.table.events import Countdown, Flag, Output, Record
+from referee_station.table.events import Flag, Output, Record
 from referee_station.vision.calibrate import Calibration, calibration_path, from_markers
 from referee_station.vision.capture import CaptureError, open_source, paced
 from referee_station.vision.layout import Layout
@@ -132,34 +132,6 @@ def card_reader(args: argparse.Namespace) -> tuple[ReadFrame, Callable[[], str |
     return watched, watched.news
 
 
-class SeatUnitLink:
-    """The real driver (``devices.TableDevices``) as the orchestrator's seat units: its presses go to
-    ``heard``, the referee's countdowns to the timer (not waiting for the acknowledgement)."""
-
-    def __init__(self, port: str, clock: Callable[[], float], heard: Callable[[Record], None]) -> None:
-        from referee_station.devices import TableDevices
-        from referee_station.table.events import parse_record
-
-        self.driver = TableDevices(port, clock, lambda line: heard(parse_record(line)))
-
-    @property
-    def healthy(self) -> bool:
-        from referee_station.devices import LinkStatus
-
-        return self.driver.status is LinkStatus.CONNECTED
-
-    def countdown(self, out: Countdown) -> None:
-        if self.healthy:
-            self.driver.send_countdown(out.to_json(), wait=False)
-
-    def pause(self) -> None:
-        if self.healthy:
-            self.driver.pause(wait=False)
-
-    def close(self) -> None:
-        self.driver.close()
-
-
 def parse_resolution(text: str | None) -> tuple[int, int] | None:
     """``WxH`` (``1920x1080``) as a pair; ``None`` stays ``None``."""
     if text is None:
@@ -171,7 +143,6 @@ def parse_resolution(text: str | None) -> tuple[int, int] | None:
     if w <= 0 or h <= 0:
         raise ValueError(f"--resolution must be positive, got {text!r}")
     return w, h
-
 
 
 @dataclass(frozen=True)
@@ -237,6 +208,8 @@ def open_station(
         round_gate=None if opened.hall is None else RoundGate(opened.hall, args.table),
     )
     if args.devices:  # after the station: the hub sends what it kept at once (presses made while we were down)
+        from referee_station.station.seat_units import SeatUnitLink  # the serial driver, only when asked for
+
         units = SeatUnitLink(args.devices, lambda: opened.offset + source_clock(), station.heard)
         stack.callback(units.close)
         units.driver.wait_connected(5.0)

@@ -85,7 +85,15 @@ def envelopes(
             seq = len(out) + 1
             body, cause_id = record.to_line(), (cause or {}).get(seq)
             envelope = Envelope(
-                record_id(table, log, seq), table, log, seq, record.t, record.TYPE, record.IS_INPUT, body, time.time(),
+                record_id(table, log, seq),
+                table,
+                log,
+                seq,
+                record.t,
+                record.TYPE,
+                record.IS_INPUT,
+                body,
+                time.time(),
                 cause_id,
             )
             out.append(envelope)

@@ -6,27 +6,27 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from referee_station.devices.emulator import Emulator
 from referee_station.devices.link import LinkConfig, LinkStatus
-from referee_station.devices.table_devices import TableDevices
+from referee_station.devices.table_devices import Press, TableDevices
 
 FAST = LinkConfig(heartbeat=0.1, silent_after=0.5, backoff_min=0.02, backoff_max=0.1, offline_after=1.0)
 """Shorter timers than on a real table, so that failures are found in well under a second."""
 
 
 class Recorder:
-    """Collects table events and status changes from the link thread; ``wait_for`` polls with a deadline."""
+    """Collects the driver's presses (the contract's ``Pass`` / ``Report`` records) and status changes
+    from the link thread; ``wait_for`` polls with a deadline."""
 
     def __init__(self) -> None:
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Press] = []
         self.statuses: list[tuple[LinkStatus, str]] = []
         self._lock = threading.Lock()
 
-    def event(self, event: dict[str, Any]) -> None:
+    def event(self, event: Press) -> None:
         with self._lock:
             self.events.append(event)
 

@@ -68,7 +68,7 @@ def test_emulate_devices_serves_a_script_then_the_keyboard(
             assert devices.wait_connected(5.0), devices.status_detail
             assert "GD-T7-T-" in devices.status_detail
             recorder.wait_for(lambda: len(recorder.events) == 2, timeout=5.0)
-            assert [(e["type"], e["seat"]) for e in recorder.events] == [("pass", "E"), ("report", "S")]
+            assert [(e.TYPE, e.seat) for e in recorder.events] == [("pass", "E"), ("report", "S")]
             assert proc.stdin is not None
             proc.stdin.write("pass W\nunplug 0.3\n")
             proc.stdin.flush()

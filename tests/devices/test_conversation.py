@@ -24,6 +24,7 @@ from referee_station.devices.messages import (
     UnitType,
 )
 from referee_station.devices.table_devices import TableDevices
+from referee_station.table.events import Pass
 from tests.devices.conftest import Recorder, TableClock
 from tests.devices.scripted_hub import ScriptedHub
 
@@ -112,7 +113,7 @@ def test_an_event_is_acknowledged_every_time_but_reported_once(
         frame, ack = hub.expect(Ack)
         assert ack == Ack(seq) and frame.unit == SEAT_UNIT["E"]
     recorder.wait_for(lambda: station.stats.duplicates == 1)
-    assert [e["type"] for e in recorder.events] == ["pass"]
+    assert [type(e) for e in recorder.events] == [Pass]
     hub.assert_done()
 
 
@@ -160,5 +161,5 @@ def test_a_hub_that_reboots_is_synced_again_before_its_presses_are_timed(
     hub.send(PassPressed("E", hub_clock()), SEAT_UNIT["E"], 1)  # sequence numbers restarted as well
     recorder.wait_for(lambda: len(recorder.events) == 1)
     # within the error the station itself states (half the best round trip; this hub answers late)
-    assert abs(recorder.events[0]["t"] - pressed) <= station.clock_error + 0.002
+    assert abs(recorder.events[0].t - pressed) <= station.clock_error + 0.002
     assert station.status is LinkStatus.CONNECTED

@@ -9,11 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from referee_station.core import Seat
 from referee_station.devices.emulator import Emulator
 from referee_station.devices.errors import DeviceTimeoutError, PortUnavailableError, ProtocolError
 from referee_station.devices.link import Link, LinkConfig, LinkStatus
 from referee_station.devices.messages import SEAT_UNIT, Action, Beep, Countdown, Show, Stop, UnitType
 from referee_station.devices.table_devices import TableDevices
+from referee_station.table.events import Countdown as CountdownOutput
+from referee_station.table.events import Pass, Report
 from tests.devices.conftest import FAST, Recorder, TableClock
 
 CLOCK_TOLERANCE = 0.005  # s: press time after clock sync, with margin for a busy 2-core machine
@@ -37,8 +40,8 @@ def test_pass_is_a_table_event_timed_to_the_press(
     pressed = emulator.press_pass(seat) - table_clock.origin
     recorder.wait_for(lambda: len(recorder.events) == 1)
     event = recorder.events[0]
-    assert event["type"] == "pass" and event["seat"] == seat and set(event) == {"t", "type", "seat"}
-    assert abs(event["t"] - pressed) < CLOCK_TOLERANCE
+    assert event == Pass(event.t, seat) and event.seat is Seat(seat)  # the contract's record, its seat an enum
+    assert abs(event.t - pressed) < CLOCK_TOLERANCE
 
 
 def test_report_is_a_table_event(
@@ -46,8 +49,9 @@ def test_report_is_a_table_event(
 ) -> None:
     pressed = emulator.enter_report("S", 8) - table_clock.origin
     recorder.wait_for(lambda: len(recorder.events) == 1)
-    assert recorder.events[0] | {"t": 0} == {"t": 0, "type": "report", "seat": "S", "count": 8}
-    assert abs(recorder.events[0]["t"] - pressed) < CLOCK_TOLERANCE
+    event = recorder.events[0]
+    assert event == Report(event.t, Seat.S, 8)
+    assert abs(event.t - pressed) < CLOCK_TOLERANCE
     assert emulator.seats["S"].shown_report == 8
 
 
@@ -56,7 +60,7 @@ def test_bounces_are_debounced_on_the_unit(devices: TableDevices, emulator: Emul
     emulator.press_pass("W")
     recorder.wait_for(lambda: len(recorder.events) == 2)
     time.sleep(0.05)
-    assert [e["seat"] for e in recorder.events] == ["E", "W"]
+    assert [e.seat for e in recorder.events] == ["E", "W"]
     assert emulator.stats.bounces_ignored == 4
 
 
@@ -69,14 +73,14 @@ def test_a_late_press_keeps_its_press_time(
     pressed = emulator.press_pass("N") - table_clock.origin
     recorder.wait_for(lambda: len(recorder.events) == 1)
     assert table_clock() - pressed > 0.2
-    assert abs(recorder.events[0]["t"] - pressed) < CLOCK_TOLERANCE
+    assert abs(recorder.events[0].t - pressed) < CLOCK_TOLERANCE
 
 
 def test_countdown_reaches_the_timer_with_its_deadline_on_the_hub_clock(
     devices: TableDevices, emulator: Emulator, table_clock: TableClock
 ) -> None:
     deadline = table_clock() + 20.0
-    devices.send_countdown({"type": "countdown", "seat": "E", "action": "follow", "limit": 20, "deadline": deadline})
+    devices.send_countdown(CountdownOutput(0.0, Seat.E, "follow", 20.0, deadline))
     shown = emulator.timer.countdown
     assert shown is not None and emulator.timer.running
     assert (shown.seat, shown.action, shown.limit_ms, shown.grace_ms) == ("E", Action.FOLLOW, 20_000, 10_000)
@@ -86,20 +90,18 @@ def test_countdown_reaches_the_timer_with_its_deadline_on_the_hub_clock(
 
 def test_grace_countdown_and_expiry_beeps(devices: TableDevices, emulator: Emulator, table_clock: TableClock) -> None:
     """R-TIME-3: the grace countdown; the timer beeps when the limit and when the grace run out."""
-    devices.send_countdown(
-        {"type": "countdown", "seat": "W", "action": "lead", "limit": 40, "deadline": table_clock() + 0.05}, grace=0.05
-    )
+    devices.send_countdown(CountdownOutput(0.0, Seat.W, "lead", 40.0, table_clock() + 0.05), grace=0.05)
     deadline = time.monotonic() + 2.0
     while emulator.timer.beeps < 2 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert emulator.timer.expired_limit and emulator.timer.expired_grace and emulator.timer.beeps == 2
-    devices.send_countdown({"type": "countdown", "seat": "W", "action": "grace", "limit": 10, "deadline": 30.0})
+    devices.send_countdown(CountdownOutput(0.0, Seat.W, "grace", 10.0, 30.0))
     assert emulator.timer.countdown is not None and emulator.timer.countdown.action is Action.GRACE
     assert emulator.timer.countdown.grace_ms == 0
 
 
 def test_stop_show_beep(devices: TableDevices, emulator: Emulator, table_clock: TableClock) -> None:
-    devices.send_countdown({"type": "countdown", "seat": "S", "action": "tribute", "limit": 20, "deadline": 25.0})
+    devices.send_countdown(CountdownOutput(0.0, Seat.S, "tribute", 20.0, 25.0))
     devices.stop()
     devices.show(8)
     devices.beep(2, 0.1)
@@ -127,7 +129,7 @@ def test_noise_and_corrupt_frames_are_counted_and_skipped(
     emulator.noise(100)
     emulator.enter_report("N", 1)
     recorder.wait_for(lambda: len(recorder.events) == 2)
-    assert [e["type"] for e in recorder.events] == ["pass", "report"]
+    assert [type(e) for e in recorder.events] == [Pass, Report]
     stats = devices.stats
     assert stats.bad_crc >= 2 and stats.garbage_bytes >= 500
     assert emulator.stats.retransmits >= 1  # the corrupted press was sent again
@@ -141,7 +143,7 @@ def test_a_retransmitted_event_is_one_table_event(
     emulator.press_pass("S")
     recorder.wait_for(lambda: devices.stats.duplicates >= 2)
     time.sleep(0.15)
-    assert [e["seat"] for e in recorder.events] == ["S"]
+    assert [e.seat for e in recorder.events] == ["S"]
     assert emulator.stats.events_acked == 1
 
 
@@ -188,7 +190,7 @@ def test_emulator_restart_behind_the_same_path(port_path: Path, recorder: Record
             recorder.wait_for(lambda: devices.status is LinkStatus.CONNECTED)
             pressed = second.press_pass("E") - table_clock.origin
             recorder.wait_for(lambda: len(recorder.events) == 2)
-            assert abs(recorder.events[1]["t"] - pressed) < CLOCK_TOLERANCE
+            assert abs(recorder.events[1].t - pressed) < CLOCK_TOLERANCE
             assert second.timer_serial in devices.status_detail
 
 
@@ -247,7 +249,9 @@ def test_a_value_out_of_range_is_refused_in_the_callers_thread(devices: TableDev
     with pytest.raises(ProtocolError, match="at most 32"):
         devices.show("x" * 40)
     with pytest.raises(ProtocolError, match="cannot be encoded"):
-        devices.send_countdown({"type": "countdown", "seat": "E", "action": "follow", "limit": -1, "deadline": 1.0})
+        devices.send_countdown(CountdownOutput(0.0, Seat.E, "follow", -1.0, 1.0))
+    with pytest.raises(ValueError, match="'wait' is not a valid Action"):
+        devices.send_countdown(CountdownOutput(0.0, Seat.E, "wait", 20.0, 21.0))
     devices.show("still fine")
 
 
@@ -287,7 +291,7 @@ def test_events_the_hub_had_to_drop_are_reported(port_path: Path, recorder: Reco
         for seat in "ESWN":
             emulator.press_pass(seat)
         recorder.wait_for(lambda: len(recorder.events) == 2 and devices.stats.device_dropped == 2)
-        assert [e["seat"] for e in recorder.events] == ["W", "N"]
+        assert [e.seat for e in recorder.events] == ["W", "N"]
         assert emulator.stats.dropped_events == 2
 
 
@@ -300,6 +304,6 @@ def test_a_restarted_station_gets_the_presses_made_while_it_was_away(
     later = Recorder()
     with TableDevices(emulator.port, table_clock, later.event, config=FAST) as second:
         later.wait_for(lambda: len(later.events) == 1)
-        assert abs(later.events[0]["t"] - pressed) < CLOCK_TOLERANCE
+        assert abs(later.events[0].t - pressed) < CLOCK_TOLERANCE
         assert second.stats.duplicates == 0
     assert recorder.events == []

@@ -17,7 +17,8 @@ from referee_station.devices.emulator import Emulator
 from referee_station.devices.link import HELD_MAX, PRESS_PAST_S
 from referee_station.devices.messages import SEAT_UNIT, TIMER, Ack, Hello, PassPressed, ReportEntered, UnitType
 from referee_station.devices.order import PressOrder
-from referee_station.devices.table_devices import TableDevices
+from referee_station.devices.table_devices import Press, TableDevices
+from referee_station.table.events import Pass
 from tests.devices.conftest import Recorder, TableClock
 from tests.devices.scripted_hub import ScriptedHub
 from tests.devices.test_cli import Lines
@@ -35,15 +36,15 @@ def hub(port_path: Path) -> Iterator[ScriptedHub]:
 
 
 def test_press_order_sorts_what_arrives_out_of_order() -> None:
-    out: list[dict] = []
+    out: list[Press] = []
     order = PressOrder(out.append, hold=0.5)
     for t, seat in [(10.2, "N"), (10.0, "E"), (10.4, "W")]:
-        order.add({"t": t, "type": "pass", "seat": seat})
+        order.add(Pass(t, seat))
     order.release(10.75)
-    assert [e["seat"] for e in out] == ["E", "N"]  # W is not 0.5 s old yet
-    order.add({"t": 10.1, "type": "pass", "seat": "S"})  # after N went: cannot be put back in order
+    assert [e.seat for e in out] == ["E", "N"]  # W is not 0.5 s old yet
+    order.add(Pass(10.1, "S"))  # after N went: cannot be put back in order
     order.drain()
-    assert [e["seat"] for e in out] == ["E", "N", "S", "W"] and order.late == 1
+    assert [e.seat for e in out] == ["E", "N", "S", "W"] and order.late == 1
 
 
 def test_watch_devices_prints_a_retransmitted_press_in_press_order(emulator: Emulator) -> None:
@@ -107,6 +108,6 @@ def test_a_press_far_from_the_synced_clock_is_rejected(
             hub.send(ReportEntered("E", 5, hub_clock() - round((PRESS_PAST_S + 60) * 1e6)), SEAT_UNIT["E"])
             hub.send(PassPressed("E", hub_clock()), SEAT_UNIT["E"])  # a real press goes through
             recorder.wait_for(lambda: len(recorder.events) == 1)
-        assert recorder.events[0]["type"] == "pass" and devices.stats.bad_press_time == 2
+        assert isinstance(recorder.events[0], Pass) and devices.stats.bad_press_time == 2
     rejected = [r.getMessage() for r in caplog.records if "rejected" in r.getMessage()]
     assert len(rejected) == 2 and "PassPressed at hub time 18000000000000.000000 s" in rejected[0]

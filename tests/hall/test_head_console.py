@@ -15,8 +15,6 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import Qt
 
-from referee_station.console.qt.head_app import HeadApp
-from referee_station.hall.auth import hash_referee
 from referee_station.hall.broker_url import BrokerURL
 from referee_station.hall.evidence import frame_jpeg
 from referee_station.hall.linked import LinkedStation
@@ -25,6 +23,7 @@ from referee_station.hall.register import Register
 from referee_station.sim.match import simulate
 from referee_station.table.events import Flag, Penalty
 from tests.hall.conftest import HALL, Hall
+from tests.hall.head import started_head
 from tests.hall.helpers import LogStation, wait_for
 
 SEEDS = {"T21": 1, "T22": 2}
@@ -64,11 +63,8 @@ def test_flag_frame_and_ruling_travel_between_two_stations_and_the_head_console(
     qtbot, hall: Hall, register_dsn: str, tmp_path: Path
 ) -> None:
     with Register(register_dsn) as register:
-        register.add_referee(hash_referee("li", "secret-li", iterations=1000))
-        app = HeadApp(BrokerURL.parse(hall.head_url()), HALL, register)
+        app = started_head(qtbot, hall, register, "li")
         window, model = app.window, app.model
-        qtbot.addWidget(window)
-        app.start()
         window.windowHandle().requestActivate()
         qtbot.waitUntil(window.isActiveWindow)
         assert app.head.wait_connected(10)

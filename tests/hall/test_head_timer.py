@@ -16,10 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from referee_station.console.qt.head_app import HeadApp
 from referee_station.devices.messages import Countdown as TimerCountdown
 from referee_station.devices.messages import Pause
-from referee_station.hall.auth import hash_referee
 from referee_station.hall.broker_url import BrokerURL
 from referee_station.hall.linked import LinkedStation
 from referee_station.hall.publisher import StationLink
@@ -30,6 +28,7 @@ from referee_station.station.orchestrator import Station
 from referee_station.table.events import Countdown, Tick, TimerControl
 from tests.console.helpers import one_deal_with_flags
 from tests.hall.conftest import HALL, Hall
+from tests.hall.head import started_head
 from tests.hall.helpers import LogStation, wait_for
 
 
@@ -76,12 +75,9 @@ def test_a_pending_ruling_pauses_the_countdown_on_the_emulated_timer_from_the_he
     qtbot, hall: Hall, register_dsn: str, tmp_path: Path
 ) -> None:
     with Register(register_dsn) as register, ExitStack() as stack:
-        register.add_referee(hash_referee("li", "secret-li", iterations=1000))
-        app = HeadApp(BrokerURL.parse(hall.head_url()), HALL, register)
-        window, model = app.window, app.model
-        qtbot.addWidget(window)
-        app.start()
+        app = started_head(qtbot, hall, register, "li")
         stack.callback(app.stop)
+        window, model = app.window, app.model
         assert app.head.wait_connected(10)
         table = TimedStation(stack, hall, tmp_path / "T05.sqlite")
         assert table.link.wait_connected(10)

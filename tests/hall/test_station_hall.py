@@ -16,9 +16,6 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from referee_station.console.qt.head_app import HeadApp
-from referee_station.hall.auth import hash_referee
-from referee_station.hall.broker_url import BrokerURL
 from referee_station.hall.register import Register
 from referee_station.log.jsonl import read_jsonl
 from referee_station.log.store import EventStore
@@ -26,6 +23,7 @@ from referee_station.station.setup import MatchSetup
 from referee_station.station.wiring import open_station
 from referee_station.table.events import Flag, Pass, Penalty, Report
 from tests.hall.conftest import HALL, Hall
+from tests.hall.head import started_head
 from tests.hall.helpers import wait_for
 from tests.station.conftest import opening  # noqa: F401 (the rendered opening of a match)
 
@@ -65,12 +63,9 @@ def test_a_flag_at_a_live_table_is_ruled_at_the_head(qtbot, hall: Hall, register
     log, video, setup = opening
     presses = [r.record for r in read_jsonl(log)[0] if type(r.record) in (Pass, Report)]
     with Register(register_dsn) as register, ExitStack() as stack:
-        register.add_referee(hash_referee("wang", "secret-wang", iterations=1000))
-        app = HeadApp(BrokerURL.parse(hall.head_url()), HALL, register)
-        window, model = app.window, app.model
-        qtbot.addWidget(window)
-        app.start()
+        app = started_head(qtbot, hall, register, "wang")
         stack.callback(app.stop)
+        window, model = app.window, app.model
         window.windowHandle().requestActivate()
         qtbot.waitUntil(window.isActiveWindow)
         assert app.head.wait_connected(10)

@@ -63,8 +63,18 @@ def test_camera_faults_show_and_lose_nothing(opening, tmp_path):
         drive(opened.station, with_faults(opened.frames, opened.station, pressed), steps.append)
     records = [r.record for r in read_jsonl(out)[0]]
     health = [(round(r.t), r.state) for r in records if isinstance(r, Health)]
-    assert health == [(43, "frozen"), (45, "ok"), (60, "moved"), (90, "ok"), (96, "dark"), (98, "ok"),
-                      (170, "lost"), (174, "ok")]  # fmt: skip; lost 2 s after the last frame (168.4 s)
+    # lost 2 s after the last frame (168.4 s)
+    expected = [
+        (43, "frozen"),
+        (45, "ok"),
+        (60, "moved"),
+        (90, "ok"),
+        (96, "dark"),
+        (98, "ok"),
+        (170, "lost"),
+        (174, "ok"),
+    ]
+    assert health == expected
     noticed_after = {FROZEN: 3.5, MOVED: 0.5, DARK: 1.5, LOST: 2.5}  # frozen 3 s, dark 1 s, lost 2 s (health.py)
     for (start, end), delay in noticed_after.items():  # the tile: camera down while it is faulty
         during = [s for s in steps if start + delay <= s.t < end]

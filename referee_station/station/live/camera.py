@@ -72,4 +72,3 @@ class CameraTable:
             return None
         i = bisect.bisect_right([when for when, _ in self._recent], t)
         return top_view(self._recent[max(0, i - 1)][1], self.calibration.homography)
-

@@ -2,7 +2,8 @@
 and enter their reports (报牌) on the hardware emulator, on a pseudo-terminal; the real driver
 (``devices.TableDevices``) hears them over the serial protocol, and only what it hears reaches the
 referee, timed to the press on the table's clock (R-TIME-2). The referee's countdowns go the other
-way, to the emulated timer (R-TIME-1..3). Health: the link's status, shown on the hall tile.
+way, to the emulated timer (R-TIME-1..3), as from any station's seat units (``station.seat_units``).
+Health: the link's status, shown on the hall tile.
 """
 
 from __future__ import annotations
@@ -10,31 +11,26 @@ from __future__ import annotations
 import queue
 from collections.abc import Callable
 
-from referee_station.devices import LinkStatus, TableDevices
 from referee_station.devices.emulator import Emulator
-from referee_station.table.events import Countdown, Pass, Record, Report, parse_record
+from referee_station.devices.table_devices import Press
+from referee_station.station.seat_units import SeatUnitLink
+from referee_station.table.events import Pass
 
 HEARD_TIMEOUT = 1.0
 """Wall seconds to wait for the driver to hear a press before the table's unit counts as down."""
 CONNECT_TIMEOUT = 5.0
 
 
-class DeviceBridge:
+class DeviceBridge(SeatUnitLink):
     """The emulated hub of one table and the driver connected to it."""
 
     def __init__(self, table: str, table_clock: Callable[[], float]) -> None:
         self.emulator = Emulator(table=table)
-        self._heard: queue.SimpleQueue[Record] = queue.SimpleQueue()
-        self.driver = TableDevices(
-            self.emulator.start(), table_clock, on_event=lambda line: self._heard.put(parse_record(line))
-        )
+        self._heard: queue.SimpleQueue[Press] = queue.SimpleQueue()
+        super().__init__(self.emulator.start(), table_clock, self._heard.put)
         self.driver.wait_connected(CONNECT_TIMEOUT)
 
-    @property
-    def healthy(self) -> bool:
-        return self.driver.status is LinkStatus.CONNECTED
-
-    def press(self, event: Pass | Report) -> Record | None:
+    def press(self, event: Press) -> Press | None:
         """Do on the hardware what ``event`` says; return the event the driver heard (``None`` when
         nothing came within ``HEARD_TIMEOUT``: the unit or the link is down)."""
         if isinstance(event, Pass):
@@ -46,16 +42,6 @@ class DeviceBridge:
         except queue.Empty:
             return None
 
-    def countdown(self, out: Countdown) -> None:
-        """Start the timer's countdown (not waiting for its acknowledgement: the referee goes on)."""
-        if self.healthy:
-            self.driver.send_countdown(out.to_json(), wait=False)
-
-    def pause(self) -> None:
-        """Freeze the timer's countdown (the referee paused the table); the next countdown restarts it."""
-        if self.healthy:
-            self.driver.pause(wait=False)
-
     def close(self) -> None:
-        self.driver.close()
+        super().close()
         self.emulator.close()

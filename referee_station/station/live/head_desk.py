@@ -97,6 +97,7 @@ class HeadDesk:
     def timer(self, table: str, event: TimerControl) -> None:
         """Send a pause, resume or added time made on the console (``ConsoleModel.send``) to its table."""
         self._jobs.put(lambda: self._timer(table, event))
+
     def correct(self, table: str, correction: Settle | Reverse, flag: int) -> None:
         """Send a settle or a reverse made on the console to its table (``flag``: the alert it was made on)."""
         self._jobs.put(lambda: self._correct(table, correction, flag))
@@ -149,6 +150,7 @@ class HeadDesk:
         except (LoginError, TopicError) as err:
             return TimerResult(table, event.action, None, str(err))
         return TimerResult(table, event.action, command)
+
     def _correct(self, table: str, correction: Settle | Reverse, flag: int) -> RulingResult:
         try:
             command = self.head.correct(self._session, table, correction, flag)

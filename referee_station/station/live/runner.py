@@ -151,4 +151,3 @@ def table_update(table: str, fed: Fed, health: dict[str, bool], frame: np.ndarra
         frame=frame,
         health=health,
     )
-
