@@ -38,6 +38,7 @@ from referee_station.console.models.alerts import Alert, AlertKey
 from referee_station.console.models.cards import card_text
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
+from referee_station.console.models.messages import flag_detail
 from referee_station.console.models.preview import preview
 from referee_station.console.qt.evidence_view import EvidenceDialog
 from referee_station.console.qt.style import colour, frame_image
@@ -277,7 +278,7 @@ class AlertView(QWidget):
         lang = self.model.lang
         seat = tr(flag.seat, lang) if flag.seat else "—"
         table = self.model.table(alert.table)
-        words = flag.detail_zh if lang == "zh" else flag.detail
+        words = flag_detail(flag, lang)
         cards = f"<br>{tr('flag_cards', lang)}: {card_text(flag.cards)}" if flag.cards else ""
         self.detail.setText(
             f"<b>{alert.table} #{flag.id}</b> · {tr('rule', lang)} <b>{flag.rule}</b> · {tr('seat', lang)} {seat} · "
