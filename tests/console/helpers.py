@@ -47,6 +47,16 @@ def two_warnings() -> list[Record]:
     return table.records
 
 
+def wrong_plays() -> list[Record]:
+    """E leads 5s; N follows 3h, which does not beat it (R-CMP); S plays 4h while N is to act (R-PLAY-1)."""
+    table = RecordingTable()
+    table.deal("E")
+    table.play("E", "5s")
+    table.play("N", "3h")
+    table.play("S", "4h")
+    return table.records
+
+
 def shown_active(qtbot, widget) -> None:
     """Show ``widget`` as the active window: the ruling keys act only where the focus can be."""
     qtbot.addWidget(widget)
@@ -85,7 +95,15 @@ def envelopes(
             seq = len(out) + 1
             body, cause_id = record.to_line(), (cause or {}).get(seq)
             envelope = Envelope(
-                record_id(table, log, seq), table, log, seq, record.t, record.TYPE, record.IS_INPUT, body, time.time(),
+                record_id(table, log, seq),
+                table,
+                log,
+                seq,
+                record.t,
+                record.TYPE,
+                record.IS_INPUT,
+                body,
+                time.time(),
                 cause_id,
             )
             out.append(envelope)

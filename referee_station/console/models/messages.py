@@ -155,13 +155,18 @@ FIELD_PATTERNS = {"cards": _CARDS.pattern, **dict.fromkeys(("card", "best", "low
 cannot take part of them; any other field matches as little text as it can."""
 
 
+_FLAG_TEXTS = frozenset(detail.text for detail in FLAG_DETAILS)
+
+
 @cache
 def _pattern(template: str) -> re.Pattern[str]:
-    """The template as a regular expression: its literal text, and a group per field."""
+    """The template as a regular expression: its literal text, and a group per field (a flag detail's
+    fields by what they hold, ``FIELD_PATTERNS``)."""
+    typed = FIELD_PATTERNS if template in _FLAG_TEXTS else {}
     parts, last = [], 0
     for m in FIELD.finditer(template):
         name = m.group(1)
-        parts += [re.escape(template[last : m.start()]), f"(?P<{name}>{FIELD_PATTERNS.get(name, '.*?')})"]
+        parts += [re.escape(template[last : m.start()]), f"(?P<{name}>{typed.get(name, '.*?')})"]
         last = m.end()
     parts.append(re.escape(template[last:]))
     return re.compile("".join(parts))
@@ -181,7 +186,8 @@ _KEY = re.compile(r"\b(?:T|SJ|BJ)\b")
 
 
 def _value(name: str, value: str, lang: str) -> str:
-    """One matched field in ``lang``: seats, words, pattern names and nested texts; anything else as is."""
+    """One matched field of a flag detail in ``lang``: seats, words, patterns, cards and nested texts by
+    the field's name (``table/details.py`` names them so); anything else as it is."""
     if name in SEAT_FIELDS or name in WORD_FIELDS:
         return tr(value, lang)
     if name == "decision":
@@ -209,7 +215,8 @@ def localize(text: str, lang: str) -> str:
         return text
     for english, chinese in CATALOGUE:
         if (m := _pattern(english).fullmatch(text)) is not None:
-            return chinese.format(**{k: _value(k, v, lang) for k, v in m.groupdict().items()})
+            typed = english in _FLAG_TEXTS
+            return chinese.format(**{k: _value(k, v, lang) if typed else v for k, v in m.groupdict().items()})
     return text
 
 
