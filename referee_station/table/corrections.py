@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import replace
 
 from referee_station.core import PendingRead, TableState
+from referee_station.table import details as D
 from referee_station.table.config import RulesConfig
 from referee_station.table.doubt import FlagIds, Judge, as_sure, same
 from referee_station.table.events import (
@@ -106,13 +107,13 @@ class CorrectingReferee:
         """Why a correction cannot be applied to the (already corrected) log before it, or None."""
         if isinstance(event, Reverse):
             if _ruling_of(log, event.flag) is None:
-                return f"reverse: flag {event.flag} has no ruling to reverse (R-PEN)"
+                return D.NO_RULING_TO_REVERSE(flag=event.flag)
             return None
         target = _target(log, event)
         if target is None:
-            return f"settle: no play, tribute or return by {event.seat} at t={event.at:.3f}"
+            return D.NOTHING_TO_SETTLE(seat=event.seat, at=event.at)
         if not isinstance(target, PlayCards) and len(event.cards) != 1:
-            return f"settle: a {target.TYPE} is one card, got {' '.join(event.cards)}"
+            return D.ONE_CARD(type=target.TYPE, cards=" ".join(event.cards))
         return None
 
     def _corrected(self, end: int) -> list[Record]:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee_station.rules import RulesError, classify, follow_reading, parse_cards
+from referee_station.table import details as D
 from referee_station.table.config import RulesConfig
 from referee_station.table.events import Countdown, DealStart, Flag, Output, PlayCards, Record, Tick, Tribute
 from referee_station.table.offences import VOIDING
@@ -340,7 +341,7 @@ class Judge:
         if not (isinstance(event, PlayCards) and seen_again(world, event)):
             return world.feed(event)
         out = world.feed(Tick(event.t))  # the clocks run to the moment
-        detail = f"{event.seat}'s {_describe(event.cards)} seen again where they lie; not taken as a new play"
+        detail = D.SEEN_AGAIN(seat=event.seat, cards=_describe(event.cards))
         return out + world.note(event.t, "strange_event", event.seat, detail, event.cards)
 
     def open_flags(self) -> list[int]:
@@ -390,10 +391,7 @@ class Judge:
                 worlds.append(branch)
                 held.append(list(kept))
         self.worlds, self.held = worlds, held
-        detail = (
-            f"{ev.seat} played {_describe(ev.cards)} while the {phase} is owed: the camera may have missed the"
-            " tribute and return; judged both ways until they are entered or seen (R-TRIB)"
-        )
+        detail = D.EXCHANGE_OWED(seat=ev.seat, cards=_describe(ev.cards), phase=phase)
         out = self.note(ev.t, "uncertain_read", ev.seat, detail, ev.cards)
         flag = next(o.id for o in out if isinstance(o, Flag))
         self.pending.append(Pending(flag, ev, (ev.cards,)))
@@ -402,9 +400,9 @@ class Judge:
     def _raise(self, pending: Pending) -> tuple[list[Output], Pending]:
         """The pending read's ``uncertain_read`` flag, naming its readings, raised in every world."""
         ev = pending.event
-        confidence = "" if ev.confidence is None else f" at confidence {ev.confidence:.2f}"
-        names = " | ".join(_describe(cards) if cards else "(not read)" for cards in pending.readings)
-        detail = f"read {_describe(ev.cards)}{confidence}; judged under every close reading until settled: {names}"
+        confidence = "" if ev.confidence is None else D.AT_CONFIDENCE(confidence=ev.confidence)
+        names = " | ".join(_describe(cards) if cards else D.NOT_READ() for cards in pending.readings)
+        detail = D.READ_IN_DOUBT(cards=_describe(ev.cards), confidence=confidence, reads=names)
         out = self.note(ev.t, "uncertain_read", ev.seat, detail, ev.cards)
         return out, replace(pending, flag=next(o.id for o in out if isinstance(o, Flag)))
 

@@ -42,6 +42,7 @@ from referee_station.rules import (
     lead_readings,
     parse_cards,
 )
+from referee_station.table import details as D
 from referee_station.table import tribute as trib
 from referee_station.table.config import RulesConfig
 from referee_station.table.events import (
@@ -219,22 +220,22 @@ class TableReferee:
         self._out = []
         handler = self._handlers.get(type(event))
         if handler is None:
-            self._strange(event.t, None, f"{event.TYPE!r} is not an input event")
+            self._strange(event.t, None, D.NOT_INPUT(type=event.TYPE))
             return self._out
         if event.t < self.now:
-            self._strange(event.t, None, f"time went backwards: {event.t:.3f} after {self.now:.3f}")
+            self._strange(event.t, None, D.TIME_BACKWARDS(t=event.t, now=self.now))
         self.now = max(self.now, event.t)
         if not isinstance(event, (MatchStart, Ruling)) and self.paused_at is None:
             self._check_clocks(event.t)
         try:
             handler(event)
         except INPUT_ERRORS as err:  # input the rules refuse: the referee is told, play goes on
-            self._strange(event.t, getattr(event, "seat", None), f"{event.TYPE} could not be applied: {err}")
+            self._strange(event.t, getattr(event, "seat", None), D.NOT_APPLIED(type=event.TYPE, err=err))
         except Exception as err:
             if self.strict:
                 raise
             _log.exception("the referee failed on %s", event.to_line())
-            self._strange(event.t, getattr(event, "seat", None), f"{event.TYPE} could not be applied (a fault): {err}")
+            self._strange(event.t, getattr(event, "seat", None), D.FAULT(type=event.TYPE, err=err))
         return self._out
 
     # -- outputs ----------------------------------------------------------------------------
@@ -262,7 +263,7 @@ class TableReferee:
             offence=offence,
             rule=spec.rule,
             penalty=penalty,
-            detail=f"{spec.en}: {detail} ({spec.rule})",
+            detail=D.FLAG(offence=spec.en, detail=detail, rule=spec.rule),
             detail_zh=f"{spec.zh}（{spec.rule}）",
             cards=cards,
         )
@@ -307,21 +308,21 @@ class TableReferee:
             if t > clock.deadline + grace and not clock.flagged:
                 clock.flagged = True
                 late = t - clock.deadline
-                self._flag(t, "overtime", seat, f"{clock.action} {late:.1f} s past the limit, grace {grace:g} s")
+                self._flag(t, "overtime", seat, D.OVERTIME(action=clock.action, late=late, grace=grace))
 
     def _on_timer(self, ev: TimerControl) -> None:
         """Pause, resume, add time: a paused clock does not run out; resuming moves every deadline by
         the pause, added time moves one; each moved clock is sent again as a ``countdown``."""
         if ev.action == "pause":
             if self.paused_at is not None:
-                self._strange(ev.t, None, "the clocks are paused already")
+                self._strange(ev.t, None, D.PAUSED_ALREADY())
                 return
             self.paused_at = ev.t
             return
         clocks = self.deal.clocks if self.deal is not None else {}
         if ev.action == "resume":
             if self.paused_at is None:
-                self._strange(ev.t, None, "resume, but the clocks are not paused")
+                self._strange(ev.t, None, D.NOT_PAUSED())
                 return
             pause, self.paused_at = ev.t - self.paused_at, None
             for clock in clocks.values():
@@ -330,7 +331,7 @@ class TableReferee:
             return
         clock = clocks.get(ev.seat) if ev.seat is not None else None
         if clock is None or ev.seconds is None:
-            self._strange(ev.t, ev.seat, f"time added to {ev.seat}, whose clock is not running")
+            self._strange(ev.t, ev.seat, D.NO_CLOCK(seat=ev.seat))
             return
         clock.deadline += ev.seconds
         if clock.deadline > ev.t:
@@ -352,7 +353,7 @@ class TableReferee:
 
     def _on_match(self, ev: MatchStart) -> None:
         if self.started is not None:
-            self._strange(ev.t, None, "a second match line in one log")
+            self._strange(ev.t, None, D.SECOND_MATCH())
             return
         self.config = RulesConfig.from_mapping(ev.rules, self.base_config)
         self.started = ev.t
@@ -364,15 +365,15 @@ class TableReferee:
 
     def _on_deal(self, ev: DealStart) -> None:
         if self.started is None:
-            self._strange(ev.t, None, "deal before the match line; playing on default rules")
+            self._strange(ev.t, None, D.DEAL_BEFORE_MATCH())
             self.started = ev.t
         if self.match_over:
-            self._strange(ev.t, None, "deal after the end of the match")
+            self._strange(ev.t, None, D.DEAL_AFTER_MATCH())
             return
         if self.pending_end is not None:
             self._finish_deal(*self.pending_end, foul_side=None)
         if self.deal is not None and self.deal.phase is not Phase.OVER:
-            self._strange(ev.t, None, f"deal {self.deal.number + 1} began before deal {self.deal.number} ended")
+            self._strange(ev.t, None, D.DEAL_OVERLAP(next=self.deal.number + 1, number=self.deal.number))
         dealt = {seat: list(cards) for seat, cards in ev.hands.items()} if ev.hands else None
         seats = {seat: SeatState(hand=Counter(dealt[seat]) if dealt and seat in dealt else None) for seat in SEATS}
         owed = self.last_order is not None and self.last_foul is None
@@ -396,23 +397,23 @@ class TableReferee:
 
     def _lead_after_no_tribute(self, t: float, first_leader: str | None) -> None:
         if first_leader is None and self.last_foul is not None:
-            self._strange(t, None, "after a foul the referee names the first leader; none given")
+            self._strange(t, None, D.NO_LEADER_AFTER_FOUL())
         elif first_leader is None:
-            self._strange(t, None, "the first deal needs a first_leader")
+            self._strange(t, None, D.NO_FIRST_LEADER())
         if first_leader is not None and self.last_foul is not None and SIDE_OF[first_leader] == self.last_foul:
-            self._strange(t, first_leader, "after a foul the first leader comes from the non-violating side")
+            self._strange(t, first_leader, D.LEADER_FROM_VIOLATOR())
         self._begin_play(t, first_leader)
 
     def _check_dealt(self, t: float, dealt: dict[str, list[str]]) -> None:
         for seat in SEATS:
             cards = dealt.get(seat)
             if cards is None or len(cards) != HAND_SIZE:
-                got = "no hand" if cards is None else f"{len(cards)} cards"
-                self._flag(t, "hand_mismatch", seat, f"dealt {got}, a hand is {HAND_SIZE} (R-CARD-1)")
+                got = D.NO_HAND() if cards is None else D.N_CARDS(n=len(cards))
+                self._flag(t, "hand_mismatch", seat, D.DEALT_SHORT(got=got, size=HAND_SIZE))
         total = Counter(card for cards in dealt.values() for card in cards)
         extra = sorted(card for card, n in total.items() if n > 2)
         if extra:
-            self._flag(t, "duplicate_card", None, f"dealt three or more copies of {' '.join(extra)}", tuple(extra))
+            self._flag(t, "duplicate_card", None, D.DEALT_COPIES(cards=" ".join(extra)), tuple(extra))
 
     def _begin_play(self, t: float, leader: str | None) -> None:
         """Play starts (the phase is PLAY already): the exchange's clocks stop, the leader's starts."""
@@ -429,18 +430,18 @@ class TableReferee:
             return
         tp = deal.plan
         if tp is None or ev.seat not in tp.payers or deal.first_play_done or deal.resisted:
-            self._strange(ev.t, ev.seat, f"{ev.seat} owes no tribute now")
+            self._strange(ev.t, ev.seat, D.OWES_NO_TRIBUTE(seat=ev.seat))
             return
         deal.tributes[ev.seat] = ev.card
         deal.clocks.pop(ev.seat, None)
         if deal.dealt is not None:
             held = deal.dealt[ev.seat]
             if ev.card not in held:
-                self._flag(ev.t, "hand_mismatch", ev.seat, f"tribute {ev.card} is not in the dealt hand", (ev.card,))
+                self._flag(ev.t, "hand_mismatch", ev.seat, D.TRIBUTE_NOT_DEALT(card=ev.card), (ev.card,))
             else:
                 error = trib.tribute_error(ev.card, held, deal.level)
                 if error:
-                    self._flag(ev.t, "wrong_tribute", ev.seat, f"{error}; exchange again", (ev.card,))
+                    self._flag(ev.t, "wrong_tribute", ev.seat, D.EXCHANGE_AGAIN(error=error), (ev.card,))
         if len(deal.tributes) == len(tp.payers):
             deal.paid_to = trib.recipients(tp, deal.tributes, deal.level)
             if deal.phase is Phase.OVER:  # the tribute's own flag, confirmed, was a foul: the deal ended
@@ -456,7 +457,7 @@ class TableReferee:
         if deal is None:
             return
         if deal.phase not in (Phase.RETURN, Phase.PLAY) or deal.first_play_done or ev.seat not in deal.paid_to.values():
-            self._strange(ev.t, ev.seat, f"{ev.seat} owes no return now")
+            self._strange(ev.t, ev.seat, D.OWES_NO_RETURN(seat=ev.seat))
             return
         deal.returns[ev.seat] = ev.card
         deal.clocks.pop(ev.seat, None)
@@ -464,11 +465,11 @@ class TableReferee:
             payer = next(p for p, to in deal.paid_to.items() if to == ev.seat)
             held = [*deal.dealt[ev.seat], deal.tributes[payer]]
             if ev.card not in held:
-                self._flag(ev.t, "hand_mismatch", ev.seat, f"return {ev.card} is not in the hand", (ev.card,))
+                self._flag(ev.t, "hand_mismatch", ev.seat, D.RETURN_NOT_HELD(card=ev.card), (ev.card,))
             else:
                 error = trib.return_error(ev.card, held, deal.level)
                 if error:
-                    self._flag(ev.t, "wrong_return", ev.seat, f"{error}; exchange again", (ev.card,))
+                    self._flag(ev.t, "wrong_return", ev.seat, D.EXCHANGE_AGAIN(error=error), (ev.card,))
         if deal.phase is Phase.RETURN and len(deal.returns) == len(deal.paid_to):
             assert deal.plan is not None
             deal.phase = advance(deal.phase, Step.RETURNS_MADE)
@@ -495,7 +496,7 @@ class TableReferee:
 
     def _deal_or_flag(self, ev: Any) -> DealState | None:
         if self.deal is None or self.deal.phase is Phase.OVER or self.match_over:
-            self._strange(ev.t, getattr(ev, "seat", None), f"{ev.TYPE} with no deal in progress")
+            self._strange(ev.t, getattr(ev, "seat", None), D.NO_DEAL(type=ev.TYPE))
             return None
         return self.deal
 
@@ -510,8 +511,8 @@ class TableReferee:
             self._begin_play(ev.t, ev.seat)
         seat = deal.seats[ev.seat]
         if deal.phase is not Phase.PLAY or seat.count == 0 or (deal.to_act is not None and ev.seat != deal.to_act):
-            why = f"{deal.to_act} is to act" if deal.phase is Phase.PLAY else f"the {deal.phase} is not finished"
-            self._flag(ev.t, "out_of_turn_play", ev.seat, f"{ev.seat} played out of turn, {why}; taken back", ev.cards)
+            why = D.TO_ACT(to_act=deal.to_act) if deal.phase is Phase.PLAY else D.PHASE_NOT_FINISHED(phase=deal.phase)
+            self._flag(ev.t, "out_of_turn_play", ev.seat, D.PLAYED_OUT_OF_TURN(seat=ev.seat, why=why), ev.cards)
             return
         try:
             cards = parse_cards(ev.cards)
@@ -520,7 +521,7 @@ class TableReferee:
             return
         plays = classify(cards, deal.level)
         if not plays:
-            self._wrong_play(ev, IllegalPatternError(f"{' '.join(ev.cards)} is not a legal pattern (R-PAT)"))
+            self._wrong_play(ev, IllegalPatternError(D.NOT_A_PATTERN(cards=" ".join(ev.cards))))
             return
         declared = self._declared_readings(ev, plays)
         if not deal.readings:  # a lead: the declared reading, else every kind's highest (R-WILD-3)
@@ -549,9 +550,9 @@ class TableReferee:
             named = declaration.readings(plays)
             if named:
                 return named
-            problem = f"declared {declaration.describe()}"
+            problem = D.DECLARED(declared=declaration.describe())
         readings = ", ".join(p.describe() for p in plays)
-        detail = f"{problem}, but the cards read only as {readings}; read as undeclared"
+        detail = D.DECLARATION_MISMATCH(problem=problem, readings=readings)
         self._flag(ev.t, "declaration_mismatch", ev.seat, detail, ev.cards)
         return []
 
@@ -561,12 +562,9 @@ class TableReferee:
         assert deal is not None
         trick = deal.readings
         if len(trick) == 1:
-            return f"{plays[-1].describe()} does not beat {trick[0].describe()} at level {deal.level} (R-CMP)"
+            return D.DOES_NOT_BEAT(play=plays[-1].describe(), prev=trick[0].describe(), level=deal.level)
         names = " or ".join(p.describe() for p in trick)
-        return (
-            f"{plays[-1].describe()} beats none of the lead's readings, {names}, at level {deal.level} "
-            f"(R-CMP, R-WILD-3)"
-        )
+        return D.BEATS_NONE(play=plays[-1].describe(), readings=names, level=deal.level)
 
     def _fix_reading(self, ev: PlayCards, beaten: Play) -> None:
         """The first follow that beats one reading of an open lead fixes it (R-WILD-3): in the
@@ -591,10 +589,10 @@ class TableReferee:
 
     def _wrong_play(self, ev: PlayCards, err: RulesError) -> None:
         if ev.confidence is not None and ev.confidence < self.config.min_confidence:
-            self._flag(ev.t, "uncertain_read", ev.seat, f"read with confidence {ev.confidence:.2f}: {err}", ev.cards)
+            self._flag(ev.t, "uncertain_read", ev.seat, D.LOW_CONFIDENCE(confidence=ev.confidence, err=err), ev.cards)
             return
         offence = "does_not_beat" if isinstance(err, DoesNotBeatError) else "illegal_pattern"
-        self._flag(ev.t, offence, ev.seat, f"{err}; taken back, {ev.seat} to act", ev.cards)
+        self._flag(ev.t, offence, ev.seat, D.TAKEN_BACK(err=err, seat=ev.seat), ev.cards)
 
     def _out_before_report(self, ev: PlayCards) -> bool:
         """R-REPORT-2: the violator goes out before the missed report was flagged. As 上游 it is a
@@ -603,11 +601,9 @@ class TableReferee:
         assert deal is not None
         deal.seats[ev.seat].report_due = None
         if not deal.order:
-            self._flag(ev.t, "missed_report", ev.seat, "went out 上游 without reporting", ev.cards, Rung.FOUL)
+            self._flag(ev.t, "missed_report", ev.seat, D.OUT_UNREPORTED_UPSTREAM(), ev.cards, Rung.FOUL)
             return False
-        self._flag(
-            ev.t, "missed_report", ev.seat, "went out without reporting; play taken back", ev.cards, Rung.INFRACTION
-        )
+        self._flag(ev.t, "missed_report", ev.seat, D.OUT_UNREPORTED(), ev.cards, Rung.INFRACTION)
         return True
 
     def _apply_play(self, ev: PlayCards, play: Play, readings: tuple[Play, ...], beaten: Play | None) -> None:
@@ -692,27 +688,27 @@ class TableReferee:
         deal = self.deal
         assert deal is not None
         if len(ev.cards) > seat.count:
-            self._flag(ev.t, "hand_overflow", ev.seat, f"{len(ev.cards)} cards played with {seat.count} left", ev.cards)
+            self._flag(ev.t, "hand_overflow", ev.seat, D.OVERFLOW(n=len(ev.cards), left=seat.count), ev.cards)
         if seat.hand is not None:
             missing = Counter(ev.cards) - seat.hand
             if missing:
                 codes = " ".join(sorted(missing.elements()))
-                self._flag(ev.t, "hand_mismatch", ev.seat, f"{codes} not in {ev.seat}'s hand", ev.cards)
+                self._flag(ev.t, "hand_mismatch", ev.seat, D.NOT_IN_HAND(cards=codes, seat=ev.seat), ev.cards)
             seat.hand -= Counter(ev.cards)
         third = sorted(card for card, n in Counter(ev.cards).items() if deal.seen[card] + n > 2)
         if third:
-            self._flag(ev.t, "duplicate_card", ev.seat, f"a third copy of {' '.join(third)} was played", ev.cards)
+            self._flag(ev.t, "duplicate_card", ev.seat, D.THIRD_COPY(cards=" ".join(third)), ev.cards)
 
     def _on_pass(self, ev: Pass) -> None:
         deal = self._deal_or_flag(ev)
         if deal is None:
             return
         if deal.phase is not Phase.PLAY or ev.seat != deal.to_act:
-            why = f"{deal.to_act} is to act" if deal.phase is Phase.PLAY else f"the {deal.phase} is not finished"
-            self._flag(ev.t, "out_of_turn_pass", ev.seat, f"{ev.seat} passed out of turn, {why}; void")
+            why = D.TO_ACT(to_act=deal.to_act) if deal.phase is Phase.PLAY else D.PHASE_NOT_FINISHED(phase=deal.phase)
+            self._flag(ev.t, "out_of_turn_pass", ev.seat, D.PASSED_OUT_OF_TURN(seat=ev.seat, why=why))
             return
         if deal.last is None:
-            self._flag(ev.t, "out_of_turn_pass", ev.seat, f"{ev.seat} must lead and cannot pass; void")
+            self._flag(ev.t, "out_of_turn_pass", ev.seat, D.MUST_LEAD(seat=ev.seat))
             return
         if not self._count_action(ev.t):
             return
@@ -782,7 +778,7 @@ class TableReferee:
                     t,
                     "missed_report",
                     seat,
-                    f"no report of {state.count} cards by the second action",
+                    D.NO_REPORT(count=state.count),
                     penalty=Rung.INFRACTION,
                 )
         return deal.phase is Phase.PLAY and not self.match_over
@@ -795,18 +791,18 @@ class TableReferee:
         due = seat.report_due
         if due is None:
             if seat.reported is not None:
-                self._flag(ev.t, "repeated_report", ev.seat, f"reported {ev.count} again")
+                self._flag(ev.t, "repeated_report", ev.seat, D.REPEATED_REPORT(count=ev.count))
             elif seat.count == 0 or seat.count > REPORT_MAX:
-                self._strange(ev.t, ev.seat, f"report of {ev.count} with {seat.count} cards left, none due")
+                self._strange(ev.t, ev.seat, D.REPORT_NONE_DUE(count=ev.count, left=seat.count))
             seat.reported = ev.count
             return
         seat.report_due = None
         seat.reported = ev.count
         if due >= 1:
-            extra = "" if ev.count == seat.count else f" and wrong ({ev.count}, holds {seat.count})"
-            self._flag(ev.t, "missed_report", ev.seat, f"reported after one further action{extra}")
+            extra = "" if ev.count == seat.count else D.AND_WRONG(count=ev.count, left=seat.count)
+            self._flag(ev.t, "missed_report", ev.seat, D.REPORTED_LATE(extra=extra))
         elif ev.count != seat.count:
-            self._flag(ev.t, "wrong_report", ev.seat, f"reported {ev.count}, holds {seat.count}")
+            self._flag(ev.t, "wrong_report", ev.seat, D.WRONG_REPORT(count=ev.count, left=seat.count))
 
     # -- end of a deal (R-PLAY-3, R-UP, R-TRIB-4) -----------------------------------------------
 
@@ -856,7 +852,7 @@ class TableReferee:
                     t,
                     "wrong_tribute",
                     deal.plan.payers[0],
-                    "抗贡 claimed but a 大王 was played by another seat",
+                    D.RESISTED_BIG_JOKER(),
                     penalty=Rung.FOUL,
                 )
             return
@@ -952,10 +948,10 @@ class TableReferee:
     def _on_ruling(self, ev: Ruling) -> None:
         state = self.flags.get(ev.flag)
         if state is None:
-            self._strange(ev.t, None, f"ruling on flag {ev.flag}, which does not exist")
+            self._strange(ev.t, None, D.NO_SUCH_FLAG(flag=ev.flag))
             return
         if state.decided is not None:
-            self._strange(ev.t, state.flag.seat, f"flag {ev.flag} was already ruled ({state.decided})")
+            self._strange(ev.t, state.flag.seat, D.RULED_ALREADY(flag=ev.flag, decision=state.decided))
             return
         self._decide(ev.t, state, ev.decision, ev.stop_next)
 
@@ -972,7 +968,7 @@ class TableReferee:
                 self._finish_deal(*self.pending_end, foul_side=None)
             return
         if not in_deal and not self.match_over:
-            self._flag(t, "late_ruling", flag.seat, f"flag {flag.id} ruled after its deal ended; recorded, not counted")
+            self._flag(t, "late_ruling", flag.seat, D.LATE_RULING(flag=flag.id))
             return
         if self.config.wrong_play_stops and flag.offence in WRONG_PLAYS:
             self._stop_next(flag.seat)  # V-4: stopped for one round instead of the ladder

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from referee_station.core import NEXT_SEAT, PARTNER, PREV_SEAT, SEATS, SIDE_OF
 from referee_station.rules import Card, single_order
+from referee_station.table import details as D
 
 RETURN_MAX = 10
 """R-TRIB-1: a return must be of rank 10 or lower in single-card order (a level card never is)."""
@@ -76,11 +77,11 @@ def tribute_error(card: str, held: Iterable[str], level: str) -> str | None:
     """Why ``card`` is a wrong tribute given cards the payer held, or ``None`` (R-TRIB-1/4):
     it must be the payer's highest card by single order, never a ♥ level card."""
     if Card(card).is_wild(level):
-        return f"{card} is a ♥ level card, which is never paid as tribute"
+        return D.HEART_LEVEL_TRIBUTE(card=card)
     higher = [c for c in held if not Card(c).is_wild(level) and _order(c, level) > _order(card, level)]
     if higher:
         best = max(higher, key=lambda c: _order(c, level))
-        return f"{card} paid while holding the higher {best}"
+        return D.NOT_HIGHEST(card=card, best=best)
     return None
 
 
@@ -93,8 +94,8 @@ def return_error(card: str, held: Iterable[str], level: str) -> str | None:
     held = list(held)
     low = [c for c in held if _order(c, level) <= RETURN_MAX]
     if low:
-        return f"{card} returned while holding {min(low, key=lambda c: _order(c, level))} (10 or lower)"
+        return D.RETURN_NOT_LOW(card=card, low=min(low, key=lambda c: _order(c, level)))
     lower = [c for c in held if _order(c, level) < value]
     if lower:
-        return f"{card} returned while holding the lower {min(lower, key=lambda c: _order(c, level))}"
+        return D.RETURN_NOT_LOWEST(card=card, lower=min(lower, key=lambda c: _order(c, level)))
     return None

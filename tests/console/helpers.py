@@ -47,6 +47,16 @@ def two_warnings() -> list[Record]:
     return table.records
 
 
+def wrong_plays() -> list[Record]:
+    """E leads 5s; N follows 3h, which does not beat it (R-CMP); S plays 4h while N is to act (R-PLAY-1)."""
+    table = RecordingTable()
+    table.deal("E")
+    table.play("E", "5s")
+    table.play("N", "3h")
+    table.play("S", "4h")
+    return table.records
+
+
 def shown_active(qtbot, widget) -> None:
     """Show ``widget`` as the active window: the ruling keys act only where the focus can be."""
     qtbot.addWidget(widget)

@@ -89,7 +89,7 @@ def foreign(window: QWidget, lang: str) -> list[tuple[str, str, str]]:
             text = text.replace(SWITCH, " ")
             found += [(where, m.group(), text) for m in HAN.finditer(text)]
             continue
-        for token in re.split(r"[\s,;:()（）·/|\[\]{}]+", text):
+        for token in re.split(r"[\s,;:()（），；：、·/|\[\]{}]+", text):
             for m in WORD.finditer(token):
                 if m.group() not in ALLOWED_IN_ZH | RULE_IDS and not CODE.match(token.strip(".:")):
                     found.append((where, m.group(), text))

@@ -11,29 +11,35 @@ from referee_station.console.qt.window import ConsoleWindow
 from referee_station.deck.mismatch import DeckVerdict
 from referee_station.station.health import REMEDY, SEATS_OFFLINE, CameraState
 from referee_station.station.round_gate import TIME_CALLED
-from tests.console.helpers import Wired, one_deal_with_flags, two_warnings
+from tests.console.helpers import Wired, one_deal_with_flags, two_warnings, wrong_plays
 from tests.console.language import foreign
 from tests.console.test_head_window import head_window
 
 
 def every_tab(qtbot, window, lang: str) -> list:
-    """The foreign words of each tab shown in turn, the language switched live to ``lang``."""
+    """The foreign words of each tab shown in turn, the language switched live to ``lang``; on the
+    first, each alert is selected in turn, so that every flag's detail is read."""
     window.model.set_language(lang)
     found = []
     for i in range(window.tabs.count()):
         window.tabs.setCurrentIndex(i)
         qtbot.wait(10)
         found += [(window.tabs.tabText(i), *f) for f in foreign(window, lang)]
+    alerts = window.alerts.list
+    for row in range(alerts.topLevelItemCount()):
+        alerts.setCurrentItem(alerts.topLevelItem(row))
+        found += [(f"alert {row}", *f) for f in foreign(window.alerts, lang)]
     return found
 
 
 def test_the_station_console_speaks_one_language_at_a_time(qtbot):
-    wired = Wired({"T1": one_deal_with_flags(), "T2": two_warnings()})
-    wired.run()
+    wired = Wired({"T1": one_deal_with_flags(), "T2": two_warnings(), "T3": wrong_plays()})
     window = ConsoleWindow(wired.model)
     qtbot.addWidget(window)
     window.resize(1600, 1000)
     window.show()
+    wired.run()  # the flags reach the open window's queue, so their details are walked
+    assert window.alerts.list.topLevelItemCount() == 6
     window.select("T1")
     window.alerts.list.setCurrentItem(window.alerts.list.topLevelItem(0))
     window.show_warnings([("T1", 12.0, REMEDY[CameraState.LOST].format(s=3))])

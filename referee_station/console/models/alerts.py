@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee_station.console.models.i18n import tr
+from referee_station.console.models.messages import flag_detail
 from referee_station.console.models.signal import Signal
 from referee_station.core import DECISIONS, LADDER, Decision, Penalty
 from referee_station.station.live.update import TableUpdate
@@ -78,9 +79,8 @@ class Alert:
         seat = tr(self.flag.seat, lang) if self.flag.seat else "—"
         where = f"{self.table} " if table else ""
         more = f" (+{len(self.grouped)})" if self.grouped else ""
-        if lang == "zh":
-            return f"{where}{seat}：{self.flag.detail_zh} → {tr(self.flag.penalty, lang)}{more}"
-        return f"{where}{seat}: {self.flag.detail} → {tr(self.flag.penalty, lang)}{more}"
+        colon = "：" if lang == "zh" else ": "
+        return f"{where}{seat}{colon}{flag_detail(self.flag, lang)} → {tr(self.flag.penalty, lang)}{more}"
 
     @property
     def can_reverse(self) -> bool:

@@ -38,10 +38,12 @@ from referee_station.console.models.alerts import Alert, AlertKey
 from referee_station.console.models.cards import card_text
 from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.i18n import tr
+from referee_station.console.models.messages import flag_detail
 from referee_station.console.models.preview import preview
 from referee_station.console.qt.evidence_view import EvidenceDialog
 from referee_station.console.qt.style import colour, frame_image
 from referee_station.core import Decision
+from referee_station.table.events import Flag
 
 KEY_ROLE = Qt.ItemDataRole.UserRole
 TABLE_COLUMN, TEXT_COLUMN = 0, 1
@@ -202,13 +204,17 @@ class AlertView(QWidget):
             item.setText(TEXT_COLUMN, self._text(alert))
             self._group(item, alert)
 
+    def _grouped_text(self, flag: Flag) -> str:
+        """A grouped strange event's row: its number, seat and detail in the console's language."""
+        lang = self.model.lang
+        seat = tr(flag.seat, lang) if flag.seat else "—"
+        return f"#{flag.id} {seat}: {flag_detail(flag, lang)}"
+
     def _group(self, item: QTreeWidgetItem, alert: Alert) -> None:
         """The grouped strange events as rows under the alert's, left collapsed; they are shown, not
         ruled (the doubtful read's alert is what the referee answers), so they cannot be selected."""
-        lang = self.model.lang
         for flag in alert.grouped[item.childCount() :]:
-            seat = tr(flag.seat, lang) if flag.seat else "—"
-            child = QTreeWidgetItem(["", f"#{flag.id} {seat}: {flag.detail_zh if lang == 'zh' else flag.detail}"])
+            child = QTreeWidgetItem(["", self._grouped_text(flag)])
             child.setFlags(Qt.ItemFlag.ItemIsEnabled)
             child.setForeground(TEXT_COLUMN, colour(flag.penalty))
             item.addChild(child)
@@ -277,7 +283,7 @@ class AlertView(QWidget):
         lang = self.model.lang
         seat = tr(flag.seat, lang) if flag.seat else "—"
         table = self.model.table(alert.table)
-        words = flag.detail_zh if lang == "zh" else flag.detail
+        words = flag_detail(flag, lang)
         cards = f"<br>{tr('flag_cards', lang)}: {card_text(flag.cards)}" if flag.cards else ""
         self.detail.setText(
             f"<b>{alert.table} #{flag.id}</b> · {tr('rule', lang)} <b>{flag.rule}</b> · {tr('seat', lang)} {seat} · "
