@@ -5,7 +5,8 @@ deal, the deal after a foul, 抗贡 seen in the dealt hands: R-TRIB-3). ``TRANSI
 whole machine; the referee asks :func:`advance` for the next phase and never sets one itself.
 
 Invariants:
-- Phases only move forward: TRIBUTE -> RETURN -> PLAY -> OVER (抗贡 claimed by a lead skips RETURN).
+- Phases only move forward: TRIBUTE -> RETURN -> PLAY -> OVER (抗贡 claimed by a lead skips RETURN; an
+  exchange the camera did not see, judged in one of a doubtful play's worlds, goes straight to PLAY).
 - OVER is final: a new deal is a new deal state, starting from ``None``.
 - A deal that ends (a foul, a match loss, a scored end) is OVER from any phase, OVER included (the
   end of a deal held for flags still open is finished later).
@@ -40,6 +41,9 @@ class Step(StrEnum):
     """The 上游 led before any tribute: 抗贡 claimed (R-TRIB-3), checked at the end of the deal."""
     RETURNS_MADE = "returns_made"
     """Every recipient has returned a card: the first leader leads (R-TRIB-2)."""
+    EXCHANGE_UNSEEN = "exchange_unseen"
+    """A doubtful play while the exchange is owed is judged as if the camera missed the tribute and the
+    return (``table.doubt``, R-TRIB): play begins with no leader named."""
     SIDE_OUT = "side_out"
     """Both seats of a side are out (R-PLAY-3)."""
     ENDED = "ended"
@@ -54,6 +58,8 @@ TRANSITIONS: dict[tuple[Phase | None, Step], Phase] = {
     (Phase.PLAY, Step.TRIBUTES_PAID): Phase.PLAY,
     (Phase.TRIBUTE, Step.RESISTED): Phase.PLAY,
     (Phase.RETURN, Step.RETURNS_MADE): Phase.PLAY,
+    (Phase.TRIBUTE, Step.EXCHANGE_UNSEEN): Phase.PLAY,
+    (Phase.RETURN, Step.EXCHANGE_UNSEEN): Phase.PLAY,
     (Phase.PLAY, Step.SIDE_OUT): Phase.OVER,
     **{(phase, Step.ENDED): Phase.OVER for phase in Phase},
 }

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from referee_station.core import Phase
 from referee_station.rules import RulesError, classify, follow_reading, parse_cards
 from referee_station.table import details as D
 from referee_station.table.config import RulesConfig
@@ -182,7 +183,7 @@ def seen_again(world: TableReferee, ev: PlayCards) -> bool:
     lying = _lying(world, ev.seat)
     return (
         deal is not None
-        and deal.phase == "play"
+        and deal.phase is Phase.PLAY
         and ev.seat != deal.to_act
         and lying is not None
         and Counter(lying) == Counter(ev.cards)
@@ -195,7 +196,7 @@ def missed_exchange(world: TableReferee, ev: PlayCards, config: RulesConfig) -> 
     the first lead after an exchange nobody saw. A play read for sure there is out of turn (R-PLAY-1)."""
     deal = world.deal
     low = ev.confidence is not None and ev.confidence < config.min_confidence
-    return low and deal is not None and deal.phase in ("tribute", "return") and len(ev.cards) > 1
+    return low and deal is not None and deal.phase in (Phase.TRIBUTE, Phase.RETURN) and len(ev.cards) > 1
 
 
 def _describe(cards: Iterable[str]) -> str:

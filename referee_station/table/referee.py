@@ -638,11 +638,12 @@ class TableReferee:
         seat named to lead (the first play names it), and the hands of the seats that exchanged are no
         longer known (R-TRIB)."""
         deal = self.deal
-        if deal is None or deal.phase not in ("tribute", "return") or deal.plan is None:
+        if deal is None or deal.phase not in (Phase.TRIBUTE, Phase.RETURN) or deal.plan is None:
             return
         plan = deal.plan
         for seat in {*plan.payers, plan.upstream, *((PARTNER[plan.upstream],) if plan.double else ())}:
             deal.seats[seat].hand = None
+        deal.phase = advance(deal.phase, Step.EXCHANGE_UNSEEN)
         self._begin_play(t, None)
 
     def lay_unread(self, ev: PlayCards) -> list[Output]:
