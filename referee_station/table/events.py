@@ -37,8 +37,6 @@ from referee_station.core import SIDES as SIDES
 from referee_station.core import Penalty as Rung
 from referee_station.rules import Card, RulesError, parse_level
 
-COUNTDOWN_ACTIONS = frozenset({"tribute", "return", "lead", "follow", "grace"})
-
 MAX_DEPTH = 16
 """Deepest nesting of arrays and objects a log line may have; EVENTS.md needs three."""
 MAX_INT = 2**53
