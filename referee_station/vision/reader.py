@@ -477,29 +477,36 @@ class CardReader:
 
 def refine_by_index(p: np.ndarray, faces: Faces, strip: np.ndarray, u: float, v: float, width: float) -> np.ndarray:
     """One card's probabilities (``CLASSES``) with its ``INDEX_CANDIDATES`` best cards' share divided
-    anew: their probabilities raised to ``CANDIDATE_SHARE`` times the index comparison's (``Faces.index``,
-    softmax of ``INDEX_SHARPNESS`` × NCC among them). On the drawn test designs the true card is among
-    the three best readings for 92–97 % of cards but first for 65–88 %, mostly a suit within its colour,
-    which the index at the strip's scale tells apart (docs/deck.md). The others and "none" keep theirs.
+    anew by the index comparison (``Faces.index``, ``redivide``). On the drawn test designs the true card
+    is among the three best readings for 92–97 % of cards but first for 65–88 %, mostly a suit within its
+    colour, which the index at the strip's scale tells apart (docs/deck.md)."""
+    among = np.argsort(-p[:-1], kind="stable")[:INDEX_CANDIDATES]
+    return redivide(p, among, faces.index.scores(strip, u, v, width, among))
+
+
+def redivide(p: np.ndarray, among: np.ndarray, ncc: np.ndarray) -> np.ndarray:
+    """``p`` (``CLASSES``) with the cards ``among`` ordered anew by their probabilities raised to
+    ``CANDIDATE_SHARE`` times the index comparison's (softmax of ``INDEX_SHARPNESS`` × ``ncc``); "none"
+    keeps its share.
 
     The product decides the order but overstates its winner: the index is part of the whole part already
     counted, so where the index comparison lifts or overturns a reading the whole part doubted, the
-    winner keeps at most the geometric mean of its probability before and after (never less than the
-    runner-up, so the order stands), and what it gives up goes to the cards outside the candidates: it
-    stays as doubtful as the evidence is (``sans``, 20 frames: 4 wrong plays called readable → 1, the
-    same plays exact; docs/deck.md)."""
-    among = np.argsort(-p[:-1], kind="stable")[:INDEX_CANDIDATES]
-    ncc = faces.index.scores(strip, u, v, width, among)
+    winner keeps at most the geometric mean of its probability before and after. What it gives up goes
+    to the other candidates first, then to the other cards, none of them above it, so the order stands
+    and the card stays as doubtful as its evidence (``sans``, 20 frames: 4 wrong plays called readable
+    → 2, the same plays exact; docs/deck.md)."""
     both = np.power(p[among], CANDIDATE_SHARE) * face_probabilities(ncc[None], INDEX_SHARPNESS)[0]
-    refined = both / both.sum() * p[among].sum()
-    best = int(refined.argmax())
-    runner_up = float(np.delete(refined, best).max(initial=0.0))
-    honest = min(refined[best], max(math.sqrt(p[among[best]] * refined[best]), runner_up + 1e-6))
     out = p.copy()
-    out[among] = refined
-    out[among[best]] = honest
-    others = np.setdiff1d(np.arange(len(p) - 1), among)
-    out[others] += (refined[best] - honest) / len(others)
+    out[among] = both / both.sum() * p[among].sum()
+    best = among[int(out[among].argmax())]
+    rest = np.delete(np.arange(len(p) - 1), best)
+    top = min(out[best], max(math.sqrt(p[best] * out[best]), out[rest].max() + 1e-6))
+    runners_up = among[among != best]
+    for takers in (runners_up, np.setdiff1d(rest, runners_up)):  # the named alternatives first
+        room = np.maximum(top - 1e-6 - out[takers], 0.0)
+        given = min(out[best] - top, room.sum())
+        out[takers] += given * room / max(room.sum(), 1e-12)
+        out[best] -= given
     return out
 
 
