@@ -61,6 +61,7 @@ def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
         "recall": score.recall,
         "phantom": score.phantom,
         "taken_wrong": score.taken_wrong,
+        "held_right": score.held_right,
         "empties": score.empties,
     }
 
@@ -94,7 +95,8 @@ def table_row(label: str, f: dict[str, float]) -> str:
     """One reader's figures as a row of the printed table."""
     return (
         f"| {label} | {f['exact']:.2%} of {f['plays']} | {f['exact_1080']:.2%} | {f['exact_720']:.2%} "
-        f"| {f['precision']:.2%} | {f['recall']:.2%} | {f['phantom']}/{f['empties']} | {f['taken_wrong']} |"
+        f"| {f['precision']:.2%} | {f['recall']:.2%} | {f['phantom']}/{f['empties']} "
+        f"| {f['taken_wrong']} | {f['held_right']} |"
     )
 
 
@@ -181,7 +183,8 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
         rows.append(table_row(f"generic classifier on {args.trained} (a training design)", f) + " |")
     print(
         "| reader | exact plays | in 1080p frames | in 720p frames | card precision | card recall | phantom plays "
-        "| wrong plays called readable | ms per frame |\n|---|---|---|---|---|---|---|---|---|"
+        "| wrong plays called readable | right plays held doubtful | ms per frame |\n"
+        "|---|---|---|---|---|---|---|---|---|---|"
     )
     print("\n".join(rows))
     print("\n".join(kinds))
@@ -194,7 +197,7 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
     deck_reader = reader_for(profile)
     n = min(20, args.frames)
     for name, frames_of in ((f"{design} (its own deck)", frames[:n]), ("tigullio (another deck)", None)):
-        check = DeckCheck(m.mismatch_below)
+        check = DeckCheck(m.mismatch_below, m.mismatch_on)
         for frame in frames_of or render_frames("tigullio", n, args.seed + 1):
             check.add(deck_reader.read(frame.image, frame.corners))
         v = check.verdict()

@@ -12,7 +12,8 @@ class PlayScore:
     """Exact plays and card precision/recall over seats whose truth is readable cards; phantom plays in
     empty areas. Seats truly occluded or face down count for neither. ``taken_wrong``: wrong plays the
     reader called readable (status "cards"): the ones the tracker would hand the referee; the others it
-    called unreadable or occluded, and the tracker waits for a better frame."""
+    called unreadable or occluded, and the tracker waits for a better frame. ``held_right``: right plays
+    the reader called doubtful (the price of holding the wrong ones back)."""
 
     plays: int = 0
     exact: int = 0
@@ -22,6 +23,7 @@ class PlayScore:
     phantom: int = 0
     empties: int = 0
     taken_wrong: int = 0
+    held_right: int = 0
 
     def add(self, truth, got) -> bool | None:
         """One seat (truth and reading have ``status`` and ``cards``); whether the play was read exactly,
@@ -37,6 +39,7 @@ class PlayScore:
         self.plays += 1
         self.exact += ok
         self.taken_wrong += not ok and got.status == "cards"
+        self.held_right += ok and got.status != "cards"
         self.tp += sum((Counter(truth.cards) & Counter(got.cards)).values())
         self.n_pred += len(got.cards)
         self.n_true += len(truth.cards)

@@ -84,7 +84,7 @@ def tables_of(args: argparse.Namespace) -> list[LiveTable]:
     deck = DeckProfile.load(args.deck) if args.deck else None
     read, watch = reader_for(None).read, None  # one reader for every table: they take turns in one thread
     if deck is not None:  # a profile for another deck than the one on the table is reported, not used silently
-        watched = WatchedReader(reader_for(deck), deck.meta.design, deck.meta.mismatch_below)
+        watched = WatchedReader(reader_for(deck), deck.meta.design, deck.meta.mismatch_below, deck.meta.mismatch_on)
         read, watch = watched, watched.news
     tables = []
     for i, (name, events) in enumerate(feeds):

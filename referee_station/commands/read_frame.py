@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"referee-station read-frame: {err}", file=sys.stderr)
         return 2
-    check = DeckCheck(deck.meta.mismatch_below) if deck else None
+    check = DeckCheck(deck.meta.mismatch_below, deck.meta.mismatch_on) if deck else None
     try:
         for name, path, corners in _jobs(args):
             frame = read_image(path)

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from referee_station.deck.crops import CODES
+from referee_station.deck.mismatch import MismatchMeasure
 from referee_station.deck.onnx_check import check_onnx
 from referee_station.vision.faces import FACE_SIZE, Faces
 from referee_station.vision.reader import (
@@ -69,13 +70,19 @@ class DeckMeta:
     confidence: float
     """Mean top-1 probability on held-back card crops (the classifiers averaged, without the locator)."""
     mismatch_below: float
-    """A table whose mean card confidence falls below this is not playing this deck: halfway between the
-    profile's reader on rendered frames of this deck and of other designs (``referee_station.deck.threshold``)."""
+    """A table whose cards' mean ``mismatch_on`` falls below this is not playing this deck: halfway between
+    the profile's reader on rendered frames of this deck and of other designs (``referee_station.deck.threshold``)."""
     peak: float
     """Locator heat threshold for this deck's indices (the generic one is tuned on the training designs)."""
     seconds: float
     """Registration time on the machine that ran it."""
+    mismatch_on: MismatchMeasure = MismatchMeasure.CONFIDENCE
+    """What ``mismatch_below`` was measured on: the face match for every profile registered with its faces
+    since 2026-12-02; a ``deck.json`` without the field was calibrated on the cards' confidence."""
     format: int = FORMAT
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mismatch_on", MismatchMeasure(self.mismatch_on))
 
 
 @dataclass(frozen=True)
@@ -229,10 +236,10 @@ def _meta(data: bytes, path: Path) -> DeckMeta:
     known = {f.name for f in fields(DeckMeta)}
     if unknown := sorted(set(obj) - known):
         raise ValueError(f"{path}: deck.json has unknown field {unknown[0]!r}")
-    if missing := sorted(known - set(obj) - {"format"}):
+    if missing := sorted(known - set(obj) - {"format", "mismatch_on"}):
         raise ValueError(f"{path}: deck.json lacks field {missing[0]!r}")
     for name, check in _META_CHECKS.items():
-        if not check(obj[name]):
+        if name in obj and not check(obj[name]):
             raise ValueError(f"{path}: deck.json field {name!r} is {obj[name]!r}: {_META_WANTED[name]}")
     return DeckMeta(**{name: float(v) if name in (*_SHARES, "seconds") else v for name, v in obj.items()})
 
@@ -247,6 +254,7 @@ _META_CHECKS = {
     "created": lambda v: isinstance(v, str) and len(v) <= 64,
     "held_back_crops": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10**9,
     "seconds": lambda v: _number(v, 0.0, 1e9),
+    "mismatch_on": lambda v: v in tuple(MismatchMeasure),
     **{name: (lambda v: _number(v, 0.0, 1.0)) for name in _SHARES},
 }
 _META_WANTED = {
@@ -254,6 +262,7 @@ _META_WANTED = {
     "created": "an ISO 8601 time",
     "held_back_crops": "a count",
     "seconds": "a number of seconds",
+    "mismatch_on": " or ".join(repr(m.value) for m in MismatchMeasure),
     **{name: "a number 0..1" for name in _SHARES},
 }
 

@@ -224,7 +224,7 @@ def _profile(
     seconds = time.monotonic() - start
     log(f"held-back accuracy {accuracy:.2%}, crop confidence {confidence:.2f}")
     other = "no other design installed" if calibration.other is None else f"other designs {calibration.other:.2f}"
-    log(f"frame confidence: this deck {calibration.own:.2f}, {other}; mismatch below {mismatch_below:.2f}")
+    log(f"frame {calibration.measure}: this deck {calibration.own:.2f}, {other}; mismatch below {mismatch_below:.2f}")
     if calibration.other is not None and calibration.own <= calibration.other:
         log("warning: the profile reads other designs as confidently as this deck: check the photos' cut faces")
     meta = DeckMeta(
@@ -236,6 +236,7 @@ def _profile(
         mismatch_below=round(mismatch_below, 4),
         peak=reader.thresholds.peak,
         seconds=round(seconds, 1),
+        mismatch_on=calibration.measure,
     )
     fitted, locator, context = networks
     return DeckProfile(meta, fitted[0] if fitted else None, locator, tuple(fitted[1:]), context, kept)

@@ -1,11 +1,12 @@
 """A profile's mismatch threshold, calibrated on rendered frames read by the profile's own reader.
 
-``DeckCheck`` averages the confidences the reader reports for the cards it reads: the classifier's
-top-1 probability, scaled down where the locator's peak is weak (``CardReader``). Calibrating on crops
-(the classifier alone) put the threshold close under a matching table: crops of the registered deck
-scored 0.90, its frames 0.75, and the threshold halfway to other designs' crops was 0.69. Reading a few
-rendered frames of the registered deck and of other designs with the very reader the station will run
-measures what ``DeckCheck`` sees, and the threshold goes halfway between the two.
+``DeckCheck`` averages one value per card read (``MismatchMeasure``): a reader with the deck's faces
+gives each card's best face match, one without gives the confidence it reports (the classifier's top-1
+probability, scaled down where the locator's peak is weak). Calibrating on crops (the classifier alone)
+put the threshold close under a matching table: crops of the registered deck scored 0.90, its frames
+0.75, and the threshold halfway to other designs' crops was 0.69. Reading a few rendered frames of the
+registered deck and of other designs with the very reader the station will run measures what
+``DeckCheck`` sees, and the threshold goes halfway between the two.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from referee_station.deck.mismatch import MismatchMeasure, card_evidence
 from referee_station.render.render import render
 from referee_station.render.scene import random_scene
 from referee_station.vision.reader import CardReader
@@ -24,17 +26,24 @@ FALLBACK_MARGIN = 0.12
 @dataclass(frozen=True)
 class Calibration:
     own: float
-    """Mean card confidence on frames of the registered deck."""
+    """Mean card evidence (``measure``) on frames of the registered deck."""
     other: float | None
-    """The highest mean card confidence on frames of another design (None: none installed)."""
+    """The highest mean card evidence on frames of another design (None: none installed)."""
+    measure: MismatchMeasure = MismatchMeasure.CONFIDENCE
 
     @property
     def mismatch_below(self) -> float:
         return (self.own + self.other) / 2 if self.other is not None else self.own - FALLBACK_MARGIN
 
 
-def frame_confidence(reader: CardReader, design: str, frames: int, seed: int) -> float:
-    """Mean confidence of the cards ``reader`` reads in ``frames`` random scenes of ``design``."""
+def measure_of(reader: CardReader) -> MismatchMeasure:
+    """The evidence a reader's profile is judged on: the face match where it compares faces."""
+    return MismatchMeasure.CONFIDENCE if reader.faces is None else MismatchMeasure.FACE_MATCH
+
+
+def frame_evidence(reader: CardReader, design: str, frames: int, seed: int) -> float:
+    """Mean evidence (``measure_of`` the reader) of the cards ``reader`` reads in ``frames`` random scenes
+    of ``design``."""
     if frames < 1:
         raise ValueError(f"calibration frames must be at least 1, got {frames}")
     rng = random.Random(seed)
@@ -42,7 +51,7 @@ def frame_confidence(reader: CardReader, design: str, frames: int, seed: int) ->
     for _ in range(frames):
         shot = render(random_scene(rng, design))
         for seat in reader.read(shot.image, shot.corners).seats.values():
-            confidences.extend(seat.confidences)
+            confidences.extend(card_evidence(seat, measure_of(reader)))
     if not confidences:
         raise ValueError(f"no card read in {frames} frames of {design}: cannot calibrate the mismatch threshold")
     return sum(confidences) / len(confidences)
@@ -54,7 +63,8 @@ def calibrate(reader: CardReader, design: str, others: tuple[str, ...], frames: 
     other = []
     for name in others:
         try:
-            other.append(frame_confidence(reader, name, frames, seed + 1))
+            other.append(frame_evidence(reader, name, frames, seed + 1))
         except FileNotFoundError:  # artwork not installed
             continue
-    return Calibration(frame_confidence(reader, design, frames, seed), max(other) if other else None)
+    own = frame_evidence(reader, design, frames, seed)
+    return Calibration(own, max(other) if other else None, measure_of(reader))

@@ -128,7 +128,7 @@ def card_reader(args: argparse.Namespace) -> tuple[ReadFrame, Callable[[], str |
     reader.reuse_still = True  # one table's frames in order: a still area keeps its reading
     if deck is None:
         return reader.read, None
-    watched = WatchedReader(reader, deck.meta.design, deck.meta.mismatch_below)
+    watched = WatchedReader(reader, deck.meta.design, deck.meta.mismatch_below, deck.meta.mismatch_on)
     return watched, watched.news
 
 

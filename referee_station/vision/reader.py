@@ -116,6 +116,10 @@ class SeatReading:
     status: str
     anchors: list[tuple[float, float]] = field(default_factory=list)
     alternatives: list[tuple[tuple[str, float], ...]] = field(default_factory=list)
+    matches: list[float] = field(default_factory=list)
+    """Per card, the NCC (−1..1) of its visible part with its best registered face (``Faces.whole``):
+    whether the cards are the profile's deck at all, which no confidence says (the deck check,
+    ``referee_station.deck.mismatch``). Empty: the reader compared no faces."""
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -124,6 +128,8 @@ class SeatReading:
             raise ValueError("cards, confidences and anchors must have one entry per card")
         if self.alternatives and len(self.alternatives) != len(self.cards):
             raise ValueError("alternatives must have one entry per card, or none")
+        if self.matches and len(self.matches) != len(self.cards):
+            raise ValueError("matches must have one entry per card, or none")
 
 
 @dataclass(frozen=True)
@@ -322,6 +328,7 @@ class CardReader:
         found = {seat: self.peaks(raw[i]) for i, seat in enumerate(fresh)} if raw is not None else {}
         anchors = [(strips[s], batch[i], u, v) for i, s in enumerate(fresh) for u, v, _ in found[s]]
         probs = self.classify_anchors(anchors)
+        matches = np.full(len(probs), np.nan) if self.faces is not None else None
         ms["classify"] = (time.perf_counter() - t) * 1000
         if self.faces is not None:
             t = time.perf_counter()
@@ -330,14 +337,16 @@ class CardReader:
             for i, seat in enumerate(fresh):
                 n = len(found[seat])
                 fine = strips[seat] if px_per_cm[seat] >= INDEX_MIN_DETAIL else None
-                probs[k : k + n] = self.compare_faces(self.faces, fine, batch[i], found[seat], probs[k : k + n])
+                compared = self.compare_faces(self.faces, fine, batch[i], found[seat], probs[k : k + n])
+                probs[k : k + n], matches[k : k + n] = compared
                 k += n
             ms["compare"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
         k = 0
         for i, seat in enumerate(fresh):
             n = len(found[seat])
-            seats[seat] = self._decide(raw[i], found[seat], probs[k : k + n])
+            seat_matches = None if matches is None else matches[k : k + n]
+            seats[seat] = self._decide(raw[i], found[seat], probs[k : k + n], seat_matches)
             k += n
             if self.reuse_still:
                 self._still[seat] = (inputs[seat], seats[seat])
@@ -371,24 +380,27 @@ class CardReader:
         loc: np.ndarray,
         peaks: list[tuple[float, float, float]],
         probs: np.ndarray,
-    ) -> np.ndarray:
-        """One seat's class probabilities with the registered faces' evidence mixed in (``mix_faces``):
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """One seat's class probabilities with the registered faces' evidence mixed in (``mix_faces``),
+        and each anchor's best whole-part NCC (NaN where it was not compared, "none"):
         each card's visible part runs from its left edge to the next card's, the next card being the
         next peak the classifiers did not call "none" (a false alarm inside a card would hide most of
         it). Given the ``strip`` (where the camera's detail is worth it, ``INDEX_MIN_DETAIL``), the mixed
         readings' best ``INDEX_CANDIDATES`` are then weighed again by the index comparison alone
         (``refine_by_index``)."""
         cards = [k for k, p in enumerate(probs) if p[-1] <= self.thresholds.none]
+        matches = np.full(len(probs), np.nan)
         if not cards:
-            return probs
+            return probs, matches
         us = [peaks[k][0] for k in cards]
         widths = [(b - a) / STRIP_PX_PER_CM for a, b in itertools.pairwise(us)] + [CARD_W]
         scores = np.stack([faces.whole.scores(loc, *peaks[k][:2], w) for k, w in zip(cards, widths, strict=True)])
+        matches[cards] = scores.max(1)
         out = probs.copy()
         out[cards] = mix_faces(probs[cards], face_probabilities(scores, FACE_SHARPNESS), CLASSIFIER_SHARE)
         for k, w in zip(cards, widths, strict=True) if strip is not None else ():
             out[k] = refine_by_index(out[k], faces, strip, peaks[k][0], peaks[k][1], w)
-        return out
+        return out, matches
 
     def _read_indices(self, anchors: list[tuple[np.ndarray, np.ndarray, float, float]]) -> np.ndarray:
         """The index classifiers' mean at each anchor; where doubtful (top probability under
@@ -426,11 +438,17 @@ class CardReader:
                 kept.append((u, v, score))
         return sorted(kept)
 
-    def _decide(self, out: np.ndarray, peaks: list[tuple[float, float, float]], probs: np.ndarray) -> SeatReading:
+    def _decide(
+        self,
+        out: np.ndarray,
+        peaks: list[tuple[float, float, float]],
+        probs: np.ndarray,
+        matches: np.ndarray | None = None,
+    ) -> SeatReading:
         th = self.thresholds
-        cards, conf, anchors, alternatives = [], [], [], []
+        cards, conf, anchors, alternatives, kept = [], [], [], [], []
         doubtful, complete = False, 1.0
-        for (u, v, score), p in zip(peaks, probs, strict=True):
+        for k, ((u, v, score), p) in enumerate(zip(peaks, probs, strict=True)):
             best = int(p[:-1].argmax())
             if p[-1] > th.none:
                 # a false alarm; the card probability it keeps is the chance that the row lacks a card
@@ -440,6 +458,7 @@ class CardReader:
             conf.append(float(p[best] * min(1.0, score / 0.5)))
             anchors.append((u, v))
             alternatives.append(top_classes(p))
+            kept.append(k)
             doubtful |= p[best] < th.confident
         conf = [min(c, complete) for c in conf]
         doubtful |= complete < th.confident
@@ -452,20 +471,42 @@ class CardReader:
             status = "unreadable" if card.sum() > th.card_cells else "empty"
         else:
             status = "unreadable" if doubtful else "cards"
-        return SeatReading(cards, conf, status, anchors, alternatives)
+        face_match = [] if matches is None else [float(matches[k]) for k in kept]
+        return SeatReading(cards, conf, status, anchors, alternatives, face_match)
 
 
 def refine_by_index(p: np.ndarray, faces: Faces, strip: np.ndarray, u: float, v: float, width: float) -> np.ndarray:
     """One card's probabilities (``CLASSES``) with its ``INDEX_CANDIDATES`` best cards' share divided
-    anew: their probabilities raised to ``CANDIDATE_SHARE`` times the index comparison's (``Faces.index``,
-    softmax of ``INDEX_SHARPNESS`` × NCC among them). On the drawn test designs the true card is among
-    the three best readings for 92–97 % of cards but first for 65–88 %, mostly a suit within its colour,
-    which the index at the strip's scale tells apart (docs/deck.md). The others and "none" keep theirs."""
+    anew by the index comparison (``Faces.index``, ``redivide``). On the drawn test designs the true card
+    is among the three best readings for 92–97 % of cards but first for 65–88 %, mostly a suit within its
+    colour, which the index at the strip's scale tells apart (docs/deck.md)."""
     among = np.argsort(-p[:-1], kind="stable")[:INDEX_CANDIDATES]
-    ncc = faces.index.scores(strip, u, v, width, among)
-    out = p.copy()
+    return redivide(p, among, faces.index.scores(strip, u, v, width, among))
+
+
+def redivide(p: np.ndarray, among: np.ndarray, ncc: np.ndarray) -> np.ndarray:
+    """``p`` (``CLASSES``) with the cards ``among`` ordered anew by their probabilities raised to
+    ``CANDIDATE_SHARE`` times the index comparison's (softmax of ``INDEX_SHARPNESS`` × ``ncc``); "none"
+    keeps its share.
+
+    The product decides the order but overstates its winner: the index is part of the whole part already
+    counted, so where the index comparison lifts or overturns a reading the whole part doubted, the
+    winner keeps at most the geometric mean of its probability before and after. What it gives up goes
+    to the other candidates first, then to the other cards, none of them above it, so the order stands
+    and the card stays as doubtful as its evidence (``sans``, 20 frames: 4 wrong plays called readable
+    → 2, the same plays exact; docs/deck.md)."""
     both = np.power(p[among], CANDIDATE_SHARE) * face_probabilities(ncc[None], INDEX_SHARPNESS)[0]
+    out = p.copy()
     out[among] = both / both.sum() * p[among].sum()
+    best = among[int(out[among].argmax())]
+    rest = np.delete(np.arange(len(p) - 1), best)
+    top = min(out[best], max(math.sqrt(p[best] * out[best]), out[rest].max() + 1e-6))
+    runners_up = among[among != best]
+    for takers in (runners_up, np.setdiff1d(rest, runners_up)):  # the named alternatives first
+        room = np.maximum(top - 1e-6 - out[takers], 0.0)
+        given = min(out[best] - top, room.sum())
+        out[takers] += given * room / max(room.sum(), 1e-12)
+        out[best] -= given
     return out
 
 

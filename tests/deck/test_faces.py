@@ -13,6 +13,7 @@ import pytest
 
 from referee_station.deck.crops import CODES
 from referee_station.deck.guided import ORDER, GuidedRegistration
+from referee_station.deck.mismatch import DeckCheck, DeckVerdict, MismatchMeasure
 from referee_station.deck.profile import FACES_FILE, DeckProfile, fitted_reader, reader_for
 from referee_station.deck.register import DECK_PEAK, load_faces, register
 from referee_station.render.artwork import CARD_PX
@@ -20,9 +21,9 @@ from referee_station.render.drawn import draw_face, registration_photos
 from referee_station.render.drawn_sans import FONT as SANS_FONT
 from referee_station.render.drawn_sans import draw_sans_face
 from referee_station.render.render import render
-from referee_station.render.scene import Camera, Look, Scene, SeatScene, random_row
+from referee_station.render.scene import Camera, Look, Scene, SeatScene, random_row, random_scene
 from referee_station.vision.faces import FACE_SIZE, INDEX_MIN_DETAIL, FaceBank, strip_faces
-from referee_station.vision.reader import CLASSES, SeatReading, Thresholds, refine_by_index
+from referee_station.vision.reader import CLASSES, FrameReading, SeatReading, Thresholds, redivide, refine_by_index
 from referee_station.vision.strips import detail, locator_input, rectify
 
 
@@ -191,3 +192,62 @@ def test_the_camera_detail_decides_where_the_index_is_compared_again(drawn_desig
     for seat in full:
         assert small[seat] < INDEX_MIN_DETAIL <= full[seat]
         assert four_k[seat] == pytest.approx(2 * full[seat], rel=0.02)
+
+
+def test_a_faces_profile_warns_on_another_design_not_on_its_own(profile, drawn_design):
+    """The deck check of a faces-only profile rests on the face match (the index comparison makes any
+    design's readings sure, so confidence no longer tells them apart): its own rendered frames do not
+    warn, another design's do."""
+    assert profile.meta.mismatch_on is MismatchMeasure.FACE_MATCH
+    reader = reader_for(profile)
+
+    def verdict(design: str) -> DeckVerdict:
+        check = DeckCheck(profile.meta.mismatch_below, profile.meta.mismatch_on)
+        rng = random.Random(21)
+        for _ in range(2):
+            shot = render(random_scene(rng, design))
+            check.add(reader.read(shot.image, shot.corners))
+        return check.verdict()
+
+    own, other = verdict(drawn_design), verdict("tigullio")
+    assert own.cards >= 12 and other.cards >= 12
+    assert not own.mismatch, own
+    assert other.mismatch, other
+    assert other.mean_confidence < profile.meta.mismatch_below < own.mean_confidence
+
+
+def test_the_check_on_face_matches_refuses_a_reader_without_faces():
+    seat = SeatReading(["Ah"], [0.9], "cards", [(1.0, 2.0)])
+    with pytest.raises(ValueError, match="compared no faces"):
+        DeckCheck(0.8, MismatchMeasure.FACE_MATCH).add(FrameReading({"S": seat}, {}))
+    with pytest.raises(ValueError, match="matches must have one entry per card"):
+        SeatReading(["Ah"], [0.9], "cards", [(1.0, 2.0)], matches=[0.9, 0.8])
+
+
+def _probs(**cards: float) -> np.ndarray:
+    p = np.full(len(CLASSES), 1e-4)
+    for code, value in cards.items():
+        p[CLASSES.index(code.replace("_", ""))] = value
+    p[-1] = 0.01
+    return p / p.sum()
+
+
+def test_an_index_that_overturns_a_sure_reading_leaves_the_card_doubtful():
+    """The whole part says Q♠ (0.9), the index clearly Q♣: the product's order stands (Q♣ first, Q♠ its
+    alternative) but Q♣ is not reported sure, since only the index, already part of the whole part,
+    speaks for it; "none" and the total keep their shares."""
+    p = _probs(Qs=0.9, Qc=0.08, Kc=0.01)
+    among = np.array([CLASSES.index(c) for c in ("Qs", "Qc", "Kc")])
+    out = redivide(p, among, np.array([0.80, 0.92, 0.70]))
+    order = np.argsort(-out[:-1])
+    assert [CLASSES[i] for i in order[:2]] == ["Qc", "Qs"]
+    assert out[CLASSES.index("Qc")] < Thresholds().confident
+    assert out[-1] == pytest.approx(p[-1]) and out.sum() == pytest.approx(1.0)
+
+
+def test_an_index_that_agrees_keeps_a_sure_card_sure():
+    p = _probs(Qs=0.9, Qc=0.08, Kc=0.01)
+    among = np.array([CLASSES.index(c) for c in ("Qs", "Qc", "Kc")])
+    out = redivide(p, among, np.array([0.92, 0.80, 0.70]))
+    assert int(out[:-1].argmax()) == CLASSES.index("Qs")
+    assert out[CLASSES.index("Qs")] >= 0.9

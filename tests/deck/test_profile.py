@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from referee_station.cli import main
-from referee_station.deck.mismatch import DeckCheck
+from referee_station.deck.mismatch import DeckCheck, MismatchMeasure
 from referee_station.deck.profile import DeckMeta, DeckProfile, reader_for
 from referee_station.render.render import render
 from referee_station.vision.reader import (
@@ -66,6 +66,20 @@ def test_zip_and_folder_round_trip(tmp_path):
     assert DeckProfile.load(tmp_path / "c.deck") == full
 
 
+def test_a_profile_from_before_the_face_match_is_judged_on_confidence(tmp_path):
+    """deck.json without ``mismatch_on`` (registered before 2026-12-02) keeps its confidence threshold;
+    an unknown measure is refused by name."""
+    old = {k: v for k, v in META.__dict__.items() if k != "mismatch_on"}
+    (tmp_path / "deck.json").write_text(json.dumps(old))
+    (tmp_path / "classifier.onnx").write_bytes(stub("onnx"))
+    assert DeckProfile.load(tmp_path).meta.mismatch_on is MismatchMeasure.CONFIDENCE
+    (tmp_path / "deck.json").write_text(json.dumps(old | {"mismatch_on": "face_match"}))
+    assert DeckProfile.load(tmp_path).meta.mismatch_on is MismatchMeasure.FACE_MATCH
+    (tmp_path / "deck.json").write_text(json.dumps(old | {"mismatch_on": "vibes"}))
+    with pytest.raises(ValueError, match="field 'mismatch_on' is 'vibes'"):
+        DeckProfile.load(tmp_path)
+
+
 @pytest.mark.parametrize(
     "content, error",
     [(b"not a zip", "not a deck profile"), (None, "not a deck profile"), ("format", "format 99")],
@@ -95,7 +109,7 @@ def reading(confidences: list[float]) -> FrameReading:
     ],
 )
 def test_mismatch_check(frames, mismatch):
-    check = DeckCheck(0.77, min_cards=12, window=100)
+    check = DeckCheck(0.77, MismatchMeasure.CONFIDENCE, min_cards=12, window=100)
     for confidences in frames:
         check.add(reading(confidences))
     assert check.verdict().mismatch is mismatch

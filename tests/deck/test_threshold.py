@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee_station.deck.profile import reader_for
-from referee_station.deck.threshold import FALLBACK_MARGIN, Calibration, calibrate, frame_confidence
+from referee_station.deck.threshold import FALLBACK_MARGIN, Calibration, calibrate, frame_evidence
 
 
 def test_threshold_lies_between_the_deck_and_another_design(models, drawn_design):
@@ -23,4 +23,4 @@ def test_without_another_design_the_threshold_falls_back_to_a_margin():
 
 def test_calibration_needs_frames(models):
     with pytest.raises(ValueError, match="at least 1, got 0"):
-        frame_confidence(reader_for(None), "anglo", 0, seed=0)
+        frame_evidence(reader_for(None), "anglo", 0, seed=0)
