@@ -51,9 +51,9 @@ class DeckVerdict:
 
     def message(self, design: str) -> str:
         if not self.mismatch:
-            return f"deck {design!r}: cards read with mean confidence {self.mean_confidence:.2f}"
+            return f"deck {design!r}: cards read with mean read score {self.mean_confidence:.2f}"
         return (
-            f"deck profile {design!r} does not match the cards on the table: mean confidence "
+            f"deck profile {design!r} does not match the cards on the table: mean read score "
             f"{self.mean_confidence:.2f} over the last {self.cards} cards; register this deck or drop --deck"
         )
 

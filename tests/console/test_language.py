@@ -77,7 +77,7 @@ def test_the_stations_notices_are_written_in_the_consoles_language():
         (REMEDY[CameraState.FROZEN].format(s=4), "摄像头画面冻结：4 秒画面不变"),
         (SEATS_OFFLINE, "座位按键离线"),
         (TIME_CALLED, "R-MATCH-1：时间到"),
-        (deck, "牌具档案 'generic' 与桌上的牌不符：最近 12 张平均置信度 0.41"),
+        (deck, "牌具档案 'generic' 与桌上的牌不符：最近 12 张平均识别分 0.41"),
     ):
         assert localize(text, "zh").startswith(chinese), text
         assert localize(text, "en") == text  # the log's stable form is the English
