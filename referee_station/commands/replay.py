@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from referee_station.core import Clock
 from referee_station.log.replay import LogNotFound, load, replay
 from referee_station.log.timeline import timeline_line
 from referee_station.table.config import RulesConfig
@@ -44,6 +45,6 @@ def run(args: argparse.Namespace) -> int:
     for line, output in replay(loaded.inputs, config, auto_confirm=args.auto_confirm):
         if args.json:
             out.write(output.to_line() + "\n")
-        elif args.countdowns or not isinstance(output, Countdown) or output.action == "grace":
+        elif args.countdowns or not isinstance(output, Countdown) or output.action is Clock.GRACE:
             out.write(timeline_line(line, output) + "\n")
     return 1 if loaded.errors else 0

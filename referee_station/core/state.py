@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from referee_station.core.clocks import Clock
 from referee_station.core.phase import Phase
 from referee_station.core.rulings import Penalty
 from referee_station.core.seats import Seat, Side
@@ -27,7 +28,7 @@ class LastPlay:
 class ClockView:
     """A seat's running time limit (R-TIME)."""
 
-    action: str
+    action: Clock
     deadline: float
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from enum import Enum, IntEnum
+from enum import IntEnum
 from typing import ClassVar
 
+from referee_station.core import Clock
 from referee_station.devices.errors import ProtocolError
 from referee_station.devices.frames import Frame
 from referee_station.table.events import SEATS
@@ -54,21 +55,8 @@ class UnitType(IntEnum):
     """A seat unit: the pass button 过 and the 报牌 keypad with its small display."""
 
 
-class Action(Enum):
-    """What a countdown times (EVENTS.md ``countdown.action``; R-TIME-1..3), with its wire code."""
-
-    TRIBUTE = "tribute"
-    RETURN = "return"
-    LEAD = "lead"
-    FOLLOW = "follow"
-    GRACE = "grace"
-
-    @property
-    def code(self) -> int:
-        return _ACTION_CODES.index(self)
-
-
-_ACTION_CODES = list(Action)
+_ACTION_CODES = list(Clock)
+"""A countdown's action (the core's ``Clock``) on the wire: its place in this list."""
 
 
 class AckStatus(IntEnum):
@@ -228,13 +216,14 @@ class Countdown(Message):
     RELIABLE: ClassVar[bool] = True
     FORMAT: ClassVar[struct.Struct] = struct.Struct(">cBIIQ")
     seat: str
-    action: Action
+    action: Clock
     limit_ms: int
     grace_ms: int
     deadline_us: int
 
     def pack(self) -> bytes:
-        return self.FORMAT.pack(_seat_byte(self.seat), self.action.code, self.limit_ms, self.grace_ms, self.deadline_us)
+        code = _ACTION_CODES.index(self.action)
+        return self.FORMAT.pack(_seat_byte(self.seat), code, self.limit_ms, self.grace_ms, self.deadline_us)
 
     @classmethod
     def unpack(cls, payload: bytes) -> Countdown:

@@ -18,11 +18,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 
+from referee_station.core import Clock
 from referee_station.devices.errors import DeviceTimeoutError, ProtocolError
 from referee_station.devices.link import Link, LinkConfig, LinkStats, LinkStatus, Received
 from referee_station.devices.messages import (
     TIMER,
-    Action,
     Beep,
     Countdown,
     Hello,
@@ -122,16 +122,16 @@ class TableDevices:
 
         ``out.deadline`` (table time) becomes a deadline on the hub's clock; ``grace`` (default
         the driver's, R-TIME-3) follows it; a ``grace`` countdown's own limit is the grace itself.
-        An action the timer does not know is a ``ValueError`` naming it.
+        The record holds a ``Clock`` (an unknown action is refused when the record is made).
         """
-        action = Action(out.action)
+        action = out.action
         local_deadline = time.monotonic() + (out.deadline - self.table_clock())
         grace_s = self.grace if grace is None else grace
         message = Countdown(
             out.seat,
             action,
             round(out.limit * 1000),
-            0 if action is Action.GRACE else round(grace_s * 1000),
+            0 if action is Clock.GRACE else round(grace_s * 1000),
             self._link.clock.to_device(local_deadline),
         )
         return self._command(message, wait)

@@ -23,7 +23,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
-from referee_station.core import DECISIONS, Decision, Seat, Side
+from referee_station.core import DECISIONS, Clock, Decision, Seat, Side
 
 # The seat tables are the core's (one definition); named here too for the log's many readers.
 from referee_station.core import NEXT_SEAT as NEXT_SEAT
@@ -703,7 +703,7 @@ class Countdown(Output):
 
     TYPE: ClassVar[str] = "countdown"
     seat: Seat = Seat.E
-    action: str = ""
+    action: Clock = Clock.LEAD
     limit: float = 0.0
     deadline: float = 0.0
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from referee_station.core import ClockView, DealView, Decision, LastPlay, Phase, Step, TableState, advance
+from referee_station.core import Clock, ClockView, DealView, Decision, LastPlay, Phase, Step, TableState, advance
 from referee_station.core import Penalty as Rung
 from referee_station.rules import (
     Card,
@@ -102,11 +102,11 @@ def _named(readings: tuple[Play, ...]) -> tuple[dict[str, str], ...]:
 
 
 @dataclass
-class Clock:
+class RunningClock:
     """A running time limit (R-TIME): the grace count-down is sent once, overtime flagged once."""
 
     seat: str
-    action: str
+    action: Clock
     deadline: float
     grace_sent: bool = False
     flagged: bool = False
@@ -146,7 +146,7 @@ class DealState:
     first_play_done: bool = False
     order: list[str] = field(default_factory=list)
     seen: Counter[str] = field(default_factory=Counter)
-    clocks: dict[str, Clock] = field(default_factory=dict)
+    clocks: dict[str, RunningClock] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -291,7 +291,7 @@ class TableReferee:
     def _start_clock(self, t: float, seat: str, action: str, limit: float) -> None:
         deal = self.deal
         assert deal is not None
-        deal.clocks[seat] = Clock(seat, action, t + limit)
+        deal.clocks[seat] = RunningClock(seat, action, t + limit)
         self._emit(Countdown(t=t, seat=seat, action=action, limit=limit, deadline=t + limit))
 
     def _check_clocks(self, t: float) -> None:
@@ -304,7 +304,7 @@ class TableReferee:
                 continue
             if t > clock.deadline and not clock.grace_sent:
                 clock.grace_sent = True
-                self._emit(Countdown(t=t, seat=seat, action="grace", limit=grace, deadline=clock.deadline + grace))
+                self._emit(Countdown(t=t, seat=seat, action=Clock.GRACE, limit=grace, deadline=clock.deadline + grace))
             if t > clock.deadline + grace and not clock.flagged:
                 clock.flagged = True
                 late = t - clock.deadline
@@ -339,11 +339,11 @@ class TableReferee:
         if self.paused_at is None:
             self._send_clock(ev.t, clock)
 
-    def _send_clock(self, t: float, clock: Clock) -> None:
+    def _send_clock(self, t: float, clock: RunningClock) -> None:
         """A clock whose deadline moved, as the ``countdown`` the timer shows (its grace when in it)."""
         if clock.grace_sent:
             deadline = clock.deadline + self.config.grace
-            self._emit(Countdown(t=t, seat=clock.seat, action="grace", limit=deadline - t, deadline=deadline))
+            self._emit(Countdown(t=t, seat=clock.seat, action=Clock.GRACE, limit=deadline - t, deadline=deadline))
         else:
             self._emit(
                 Countdown(t=t, seat=clock.seat, action=clock.action, limit=clock.deadline - t, deadline=clock.deadline)

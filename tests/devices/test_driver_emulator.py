@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from referee_station.core import Seat
+from referee_station.core import Clock, Seat
 from referee_station.devices.emulator import Emulator
 from referee_station.devices.errors import DeviceTimeoutError, PortUnavailableError, ProtocolError
 from referee_station.devices.link import Link, LinkConfig, LinkStatus
-from referee_station.devices.messages import SEAT_UNIT, Action, Beep, Countdown, Show, Stop, UnitType
+from referee_station.devices.messages import SEAT_UNIT, Beep, Countdown, Show, Stop, UnitType
 from referee_station.devices.table_devices import TableDevices
 from referee_station.table.events import Countdown as CountdownOutput
 from referee_station.table.events import Pass, Report
@@ -83,7 +83,7 @@ def test_countdown_reaches_the_timer_with_its_deadline_on_the_hub_clock(
     devices.send_countdown(CountdownOutput(0.0, Seat.E, "follow", 20.0, deadline))
     shown = emulator.timer.countdown
     assert shown is not None and emulator.timer.running
-    assert (shown.seat, shown.action, shown.limit_ms, shown.grace_ms) == ("E", Action.FOLLOW, 20_000, 10_000)
+    assert (shown.seat, shown.action, shown.limit_ms, shown.grace_ms) == ("E", Clock.FOLLOW, 20_000, 10_000)
     expected = emulator.device_us(table_clock.origin + deadline)
     assert abs(shown.deadline_us - expected) < CLOCK_TOLERANCE * 1e6
 
@@ -96,7 +96,7 @@ def test_grace_countdown_and_expiry_beeps(devices: TableDevices, emulator: Emula
         time.sleep(0.01)
     assert emulator.timer.expired_limit and emulator.timer.expired_grace and emulator.timer.beeps == 2
     devices.send_countdown(CountdownOutput(0.0, Seat.W, "grace", 10.0, 30.0))
-    assert emulator.timer.countdown is not None and emulator.timer.countdown.action is Action.GRACE
+    assert emulator.timer.countdown is not None and emulator.timer.countdown.action is Clock.GRACE
     assert emulator.timer.countdown.grace_ms == 0
 
 
@@ -250,8 +250,8 @@ def test_a_value_out_of_range_is_refused_in_the_callers_thread(devices: TableDev
         devices.show("x" * 40)
     with pytest.raises(ProtocolError, match="cannot be encoded"):
         devices.send_countdown(CountdownOutput(0.0, Seat.E, "follow", -1.0, 1.0))
-    with pytest.raises(ValueError, match="'wait' is not a valid Action"):
-        devices.send_countdown(CountdownOutput(0.0, Seat.E, "wait", 20.0, 21.0))
+    with pytest.raises(ValueError, match="field 'action' must be one of tribute return lead follow grace, got 'wait'"):
+        devices.send_countdown(CountdownOutput(0.0, Seat.E, "wait", 20.0, 21.0))  # the record refuses it
     devices.show("still fine")
 
 

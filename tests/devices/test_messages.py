@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from referee_station.core import Clock
 from referee_station.devices.errors import ProtocolError
 from referee_station.devices.frames import Frame
 from referee_station.devices.messages import (
     Ack,
     AckStatus,
-    Action,
     Beep,
     Countdown,
     Heartbeat,
@@ -32,8 +32,8 @@ FROM_STATION = [
     Heartbeat(),
     Ack(17),
     SyncRequest(3),
-    Countdown("E", Action.FOLLOW, 20_000, 10_000, 123_456_789),
-    Countdown("N", Action.GRACE, 10_000, 0, 1),
+    Countdown("E", Clock.FOLLOW, 20_000, 10_000, 123_456_789),
+    Countdown("N", Clock.GRACE, 10_000, 0, 1),
     Stop(),
     Show("报 8"),
     Beep(3, 150),
