@@ -183,7 +183,11 @@ def read_cards(cards: str | Iterable[str | Card]) -> list[Card]:
         return [Card.parse(token) for token in tokens]
 
 
-def check_copies(cards: Sequence[Card], max_copies: int = 2) -> None:
+COPIES = 2
+"""Two decks: every face exists twice in a deal (R-CARD-1)."""
+
+
+def check_copies(cards: Sequence[Card], max_copies: int = COPIES) -> None:
     """Raise :class:`DuplicateCardError` naming the first face seen more than ``max_copies``
     times (two decks, R-CARD-1)."""
     ordered = sorted(map(_INDEX, cards))
@@ -201,7 +205,7 @@ def check_copies(cards: Sequence[Card], max_copies: int = 2) -> None:
 _INDEX = attrgetter("index")
 
 
-def parse_cards(cards: str | Iterable[str | Card], *, max_copies: int = 2) -> list[Card]:
+def parse_cards(cards: str | Iterable[str | Card], *, max_copies: int = COPIES) -> list[Card]:
     """Read a set of cards given as ``"Th 5s 5d"``, codes or :class:`Card` objects.
 
     Order is kept (a play's left-to-right order matters, R-PLAY-4). Raises

@@ -28,6 +28,7 @@ from typing import Any
 
 from referee_station.core import Phase
 from referee_station.rules import RulesError, classify, follow_reading, parse_cards
+from referee_station.rules.cards import COPIES
 from referee_station.table import details as D
 from referee_station.table.config import RulesConfig
 from referee_station.table.events import Countdown, DealStart, Flag, Output, PlayCards, Record, Tick, Tribute
@@ -124,7 +125,7 @@ def _fits(world: TableReferee, ev: PlayCards, cards: tuple[str, ...]) -> bool:
     if deal is None:
         return True
     laid = Counter(cards)
-    if any(deal.seen[card] + n > 2 for card, n in laid.items()):
+    if any(deal.seen[card] + n > COPIES for card, n in laid.items()):
         return False
     hand = deal.seats[ev.seat].hand  # the tribute exchange reaches the hands at the first play
     return hand is None or not deal.first_play_done or not (laid - hand)

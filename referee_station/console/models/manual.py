@@ -18,6 +18,7 @@ from referee_station.console.models.cards import card_text, face
 from referee_station.console.models.i18n import tr
 from referee_station.console.models.messages import Message
 from referee_station.core import Phase, TableState
+from referee_station.rules.cards import COPIES
 from referee_station.table.events import EventError, Exchange, PlayCards, Record, Report, TimerControl, parse_record
 
 SEAT_WORDS = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "南": "S", "西": "W", "北": "N"}
@@ -37,10 +38,6 @@ ACTION_WORDS = {
     "play": "play",
     "出": "play",
 }
-
-
-MAX_COPIES = 2
-"""Two decks: no play can hold a third copy of a face (R-CARD-1)."""
 
 
 Refusal = Message
@@ -75,7 +72,7 @@ def refusal(event: Record, snapshot: TableState) -> Refusal | None:
     if deal is None or deal.phase is Phase.OVER:
         return Refusal("entry_no_deal")
     if isinstance(event, PlayCards):
-        third = next((code for code, n in Counter(event.cards).items() if n > MAX_COPIES), None)
+        third = next((code for code, n in Counter(event.cards).items() if n > COPIES), None)
         if third is not None:
             return Refusal("entry_third_copy", {"card": face(third)})
         left = deal.counts.get(event.seat)

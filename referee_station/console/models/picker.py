@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from referee_station.console.models.cards import face
 from referee_station.console.models.signal import Signal
-from referee_station.rules.cards import BIG_JOKER, RANKS, SMALL_JOKER, Card
-
-MAX_COPIES = 2
-"""Two decks: every face exists twice (R-CARD-1)."""
+from referee_station.rules.cards import BIG_JOKER, COPIES, RANKS, SMALL_JOKER, Card
 
 GRID: tuple[tuple[str, ...], ...] = (
     *(tuple(rank + suit for rank in RANKS) for suit in "shcd"),
@@ -35,7 +32,7 @@ class CardPicker:
     def add(self, code: str) -> bool:
         """Pick one more of ``code``; False (and nothing changes) when both copies are picked."""
         code = Card.parse(code).code
-        if self.count(code) >= MAX_COPIES:
+        if self.count(code) >= COPIES:
             return False
         self.cards.append(code)
         self.changed.emit()
