@@ -42,6 +42,13 @@ def card_evidence(seat: SeatReading, measure: MismatchMeasure) -> list[float]:
     return seat.matches
 
 
+MISMATCH = (
+    "deck profile {design} does not match the cards on the table: mean read score {score} over the last "
+    "{cards} cards; register this deck or drop --deck"
+)
+"""The warning's stable English (the console writes it in its own language: ``console/models/messages.py``)."""
+
+
 @dataclass(frozen=True)
 class DeckVerdict:
     cards: int
@@ -52,10 +59,7 @@ class DeckVerdict:
     def message(self, design: str) -> str:
         if not self.mismatch:
             return f"deck {design!r}: cards read with mean read score {self.mean_confidence:.2f}"
-        return (
-            f"deck profile {design!r} does not match the cards on the table: mean read score "
-            f"{self.mean_confidence:.2f} over the last {self.cards} cards; register this deck or drop --deck"
-        )
+        return MISMATCH.format(design=repr(design), score=f"{self.mean_confidence:.2f}", cards=self.cards)
 
 
 class DeckCheck:

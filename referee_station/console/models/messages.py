@@ -16,6 +16,7 @@ from typing import Any
 
 from referee_station.console.models.cards import card_text, face, level_text
 from referee_station.console.models.i18n import tr
+from referee_station.deck.mismatch import MISMATCH
 from referee_station.rules import KIND_NAMES
 from referee_station.station.health import REMEDY, SEATS_BACK, SEATS_OFFLINE, CameraState
 from referee_station.station.round_gate import TIME_CALLED
@@ -48,10 +49,9 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
     (SEATS_BACK, "座位按键恢复"),
     (SEATS_OFFLINE, "座位按键离线：听不到不要和报牌，请手动录入"),
     (TIME_CALLED, "R-MATCH-1：时间到，不再开新副"),
-    (  # referee_station/deck/mismatch.py (a test holds the two together)
-        "deck profile {design} does not match the cards on the table: mean read score {confidence} over the "
-        "last {cards} cards; register this deck or drop --deck",
-        "牌具档案 {design} 与桌上的牌不符：最近 {cards} 张平均识别分 {confidence}；请登记这副牌或去掉 --deck",
+    (
+        MISMATCH,
+        "牌具档案 {design} 与桌上的牌不符：最近 {cards} 张平均识别分 {score}；请登记这副牌或去掉 --deck",
     ),
     (
         "{kind}: field '{name}': unknown card code {token}: expected rank 2-9/T/J/Q/K/A (or 10) then suit "
