@@ -85,8 +85,8 @@ def test_flag_frame_and_ruling_travel_between_two_stations_and_the_head_console(
             frame = model.alerts.get(key).frame
             assert frame.shape == (480, 640, 3) and frame[200, 300, 0] > 180 and frame[200, 300, 2] < 90
             ours = ["T21", "T21", "T21", "T22"]  # T21's three infractions first (severity), then the warning
-            qtbot.waitUntil(lambda: [a.table for a in model.alerts.pending if a.table in SEEDS] == ours,
-                            timeout=15_000)  # fmt: skip  (T21's flags travel on their own connection)
+            # T21's flags travel on their own connection: wait for them, not only for T22's frame
+            qtbot.waitUntil(lambda: [a.table for a in model.alerts.pending if a.table in SEEDS] == ours, timeout=15_000)
 
             while window.alerts.current_key() != key:  # the referee goes down the queue with N
                 qtbot.keyClick(window.alerts.list, Qt.Key.Key_N)
