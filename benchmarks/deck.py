@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from benchmarks.plays import PlayScore
+from referee_station.deck.crops import CODES
 from referee_station.deck.mismatch import DeckCheck
 from referee_station.deck.profile import DeckProfile, fitted_reader, reader_for
 from referee_station.deck.register import register
@@ -32,6 +33,7 @@ from referee_station.render.drawn import install_drawn_design, registration_phot
 from referee_station.render.drawn_sans import install_sans_design
 from referee_station.render.render import Rendered, render
 from referee_station.render.scene import random_scene
+from referee_station.vision.faces import Faces
 from referee_station.vision.geometry import DRAW_ORDER
 from referee_station.vision.reader import CLASSES, CardReader
 from referee_station.vision.strips import cloth_to_strip, locator_input, rectify
@@ -169,6 +171,11 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
     if profile.faces is not None:  # the same networks without the faces' evidence
         plain = fitted_reader(profile.classifiers, profile.locator, profile.context, m.peak)
         readers.append(("registered profile without its faces", plain))
+    if profile.faces is not None and profile.classifier is not None:  # fitted networks and the faces weighed in
+        faces = Faces.from_faces(CODES, profile.faces)
+        networks = (profile.classifiers, profile.locator, profile.context, m.peak)
+        mixed = fitted_reader(*networks, faces=faces, weigh_by_faces=True)
+        readers.append(("registered profile with its faces weighed in", mixed))
     if profile.context is not None:
         without = dataclasses.replace(profile, context=None)
         readers.append(("registered profile without its context classifier", reader_for(without)))

@@ -305,10 +305,14 @@ def fitted_reader(
     peak: float,
     model_dir: Path = MODELS_DIR,
     faces: Faces | None = None,
+    weigh_by_faces: bool | None = None,
 ) -> CardReader:
     """The reader of a deck's fitted networks (serialised ONNX): its classifiers averaged (none: the
     generic ones in ``model_dir``), its locator (None: the generic one) at ``peak``, its context
-    classifier mixed in if any, its registered ``faces`` compared if any.
+    classifier mixed in if any, its registered ``faces`` compared if any. The faces weigh the readings
+    (``weigh_by_faces``, by default) only where no classifier was fitted to the deck: fitted classifiers
+    read the drawn design's 119 plays all right alone and 93 % with the faces weighed in (docs/deck.md),
+    so with them the faces serve the deck check alone.
     ``reader_for`` reads a profile with it, and registration calibrates the mismatch threshold with it,
     so the threshold is measured on the reader the station will run."""
     return CardReader(
@@ -317,4 +321,5 @@ def fitted_reader(
         Thresholds(peak=peak),
         context=None if context is None else onnx_classifier(context),
         faces=faces,
+        weigh_by_faces=not classifiers if weigh_by_faces is None else weigh_by_faces,
     )

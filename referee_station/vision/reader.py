@@ -280,10 +280,14 @@ class CardReader:
         context: Classify | None = None,
         context_weight: float = CONTEXT_WEIGHT,
         faces: Faces | None = None,
+        weigh_by_faces: bool = True,
     ) -> None:
         """``classify`` reads index crops; ``context``, when given, reads the context crops of the same
         anchors, and ``mix_context`` mixes its probabilities in with ``context_weight``; ``faces``, a
-        deck's registered faces, adds the comparison of each card's visible part (``mix_faces``)."""
+        deck's registered faces, adds the comparison of each card's visible part (``mix_faces``).
+        ``weigh_by_faces`` False: the faces only measure how well each card matches its best face (the
+        deck check, ``SeatReading.matches``) and leave the classifiers' readings as they are — what a
+        profile with classifiers fitted to the deck wants (they read it better alone, docs/deck.md)."""
         if not 0 <= context_weight <= 1:
             raise ValueError(f"context_weight must lie in 0..1, got {context_weight}")
         self.locate = locate
@@ -298,6 +302,7 @@ class CardReader:
         self._still: dict[str, tuple[np.ndarray, SeatReading]] = {}
         """Per seat: the locator input of its last read and what was read."""
         self.faces = faces
+        self.weigh_by_faces = weigh_by_faces
 
     @classmethod
     def from_onnx(cls, model_dir: Path | str = MODELS_DIR, threads: int = 2) -> CardReader:
@@ -396,6 +401,8 @@ class CardReader:
         widths = [(b - a) / STRIP_PX_PER_CM for a, b in itertools.pairwise(us)] + [CARD_W]
         scores = np.stack([faces.whole.scores(loc, *peaks[k][:2], w) for k, w in zip(cards, widths, strict=True)])
         matches[cards] = scores.max(1)
+        if not self.weigh_by_faces:
+            return probs, matches
         out = probs.copy()
         out[cards] = mix_faces(probs[cards], face_probabilities(scores, FACE_SHARPNESS), CLASSIFIER_SHARE)
         for k, w in zip(cards, widths, strict=True) if strip is not None else ():

@@ -22,8 +22,17 @@ from referee_station.render.drawn_sans import FONT as SANS_FONT
 from referee_station.render.drawn_sans import draw_sans_face
 from referee_station.render.render import render
 from referee_station.render.scene import Camera, Look, Scene, SeatScene, random_row, random_scene
-from referee_station.vision.faces import FACE_SIZE, INDEX_MIN_DETAIL, FaceBank, strip_faces
-from referee_station.vision.reader import CLASSES, FrameReading, SeatReading, Thresholds, redivide, refine_by_index
+from referee_station.resources import MODELS_DIR
+from referee_station.vision.faces import FACE_SIZE, INDEX_MIN_DETAIL, FaceBank, Faces, strip_faces
+from referee_station.vision.reader import (
+    CLASSES,
+    CLASSIFIER_FILES,
+    FrameReading,
+    SeatReading,
+    Thresholds,
+    redivide,
+    refine_by_index,
+)
 from referee_station.vision.strips import detail, locator_input, rectify
 
 
@@ -113,6 +122,28 @@ def test_faces_read_a_row_the_classifiers_misread(profile, drawn_design, seed, c
     for card, alts in zip(faced.cards, faced.alternatives, strict=True):
         assert alts[0][0] == card and len(alts) == 3
         assert [p for _, p in alts] == sorted((p for _, p in alts), reverse=True)
+
+
+def test_fitted_classifiers_keep_their_readings_and_the_faces_only_match(profile, drawn_design):
+    """A profile whose classifiers were fitted to its deck reads with them alone (the drawn design's
+    119 plays all right so, 93 % with the faces weighed in: docs/deck.md); its faces still give each
+    card's match for the deck check. The shipped networks stand in for fitted ones here."""
+    rng = random.Random(1)
+    codes = ["4d", "6h", "8c", "Js"]
+    scene = Scene(drawn_design, {"S": SeatScene(play=random_row(rng, codes))}, Camera(), Look(seed=1))
+    frame = render(scene)
+    networks = ([(MODELS_DIR / CLASSIFIER_FILES[0]).read_bytes()], None, None, DECK_PEAK)
+    faces = Faces.from_faces(CODES, profile.faces)
+
+    def read(reader) -> SeatReading:
+        return reader.read(frame.image, frame.corners).seats["S"]
+
+    alone = read(fitted_reader(*networks))
+    matched = read(fitted_reader(*networks, faces=faces))
+    weighed = read(fitted_reader(*networks, faces=faces, weigh_by_faces=True))
+    assert (matched.cards, matched.confidences) == (alone.cards, alone.confidences)
+    assert weighed.cards == codes and alone.cards != codes  # the weighing is off, not broken
+    assert alone.matches == [] and len(matched.matches) == len(matched.cards) and min(matched.matches) > 0.8
 
 
 def test_face_scores_prefer_the_cards_own_face(profile):
