@@ -67,18 +67,18 @@ def test_emulate_devices_serves_a_script_then_the_keyboard(
         with TableDevices(str(link), table_clock, recorder.event, recorder.status, config=FAST) as devices:
             assert devices.wait_connected(5.0), devices.status_detail
             assert "GD-T7-T-" in devices.status_detail
-            recorder.wait_for(lambda: len(recorder.events) == 2, timeout=5.0)
+            recorder.wait_for(lambda: len(recorder.events) == 2, timeout=15.0)
             assert [(e.TYPE, e.seat) for e in recorder.events] == [("pass", "E"), ("report", "S")]
             assert proc.stdin is not None
             proc.stdin.write("pass W\nunplug 0.3\n")
             proc.stdin.flush()
-            recorder.wait_for(lambda: len(recorder.events) == 3, timeout=5.0)
-            recorder.wait_for(lambda: LinkStatus.RECONNECTING in [s for s, _ in recorder.statuses], timeout=5.0)
-            recorder.wait_for(lambda: devices.status is LinkStatus.CONNECTED, timeout=5.0)
+            recorder.wait_for(lambda: len(recorder.events) == 3, timeout=15.0)
+            recorder.wait_for(lambda: LinkStatus.RECONNECTING in [s for s, _ in recorder.statuses], timeout=15.0)
+            recorder.wait_for(lambda: devices.status is LinkStatus.CONNECTED, timeout=15.0)
             devices.show("OK")
             proc.stdin.write("quit\n")
             proc.stdin.flush()
-        assert proc.wait(timeout=5.0) == 0
+        assert proc.wait(timeout=15.0) == 0
         output = lines.rest()
         assert "script error: 'fly away'" in output
         assert "timer: show 'OK'" in output and "unplugged for 0.3 s" in output
@@ -104,7 +104,7 @@ def test_emulate_devices_stops_on_sigterm(tmp_path: Path) -> None:
         assert lines.next() == str(tmp_path / "tty")
         assert (tmp_path / "tty").is_symlink()
         proc.terminate()
-        assert proc.wait(timeout=5.0) == 0
+        assert proc.wait(timeout=15.0) == 0
         assert not (tmp_path / "tty").exists()
     finally:
         if proc.poll() is None:

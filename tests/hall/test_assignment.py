@@ -35,14 +35,14 @@ def test_the_setup_dialog_takes_the_sides_from_the_halls_assignment(qtbot, hall:
         try:
             app.show()
             names = app.dialog.names
-            qtbot.waitUntil(lambda: (names["EW"].text(), names["NS"].text()) == ("东方红", "南山队"), timeout=10_000)
+            qtbot.waitUntil(lambda: (names["EW"].text(), names["NS"].text()) == ("东方红", "南山队"), timeout=20_000)
             names["NS"].setText("南山二队")  # the referee corrects one name
             head.assign("T39", {"EW": "东风队", "NS": "北岭队"})
-            qtbot.waitUntil(lambda: names["EW"].text() == "东风队", timeout=10_000)
+            qtbot.waitUntil(lambda: names["EW"].text() == "东风队", timeout=20_000)
             assert names["NS"].text() == "南山二队"  # what the referee typed stays
             assert app.dialog.read().sides == {"EW": "东风队", "NS": "南山二队"}
             head._client.publish(topic(HALL, "T39", "assignment"), b'{"table":"T39","sides":{"EW":"x"}}', qos=1)
-            qtbot.waitUntil(lambda: any("sides must be EW and NS" in e for e in app.assignments.errors))
+            qtbot.waitUntil(lambda: any("sides must be EW and NS" in e for e in app.assignments.errors), timeout=20_000)
             assert names["EW"].text() == "东风队"  # a bad assignment changes nothing
         finally:
             app.stop()

@@ -74,7 +74,7 @@ def test_a_round_from_the_head_tab_to_a_station_and_back(qtbot, hall: Hall, regi
                 panel.buttons["EW"].click()
                 station.idle(0.0)
                 assert link.wait_acked(20)
-                qtbot.waitUntil(lambda: tab.pairings.item(0, 4).text() == "双方已签字", timeout=10_000)
+                qtbot.waitUntil(lambda: tab.pairings.item(0, 4).text() == "双方已签字", timeout=20_000)
                 app.window.language.trigger()
                 assert tab.pairings.item(0, 4).text() == "signed by both" and tab.call_button.text() == "Call time"
                 assert app.window.tabs.tabText(app.window.tabs.indexOf(tab)) == "Event"

@@ -91,9 +91,9 @@ def test_a_pending_ruling_pauses_the_countdown_on_the_emulated_timer_from_the_he
         controls.pause_button.click()  # not logged in: nothing leaves the head
         assert "登录" in window.statusBar().currentMessage()
         app.desk.login("li", "secret-li")
-        qtbot.waitUntil(lambda: window.referee == "li", timeout=10_000)
+        qtbot.waitUntil(lambda: window.referee == "li", timeout=20_000)
         controls.pause_button.click()
-        qtbot.waitUntil(lambda: "已发往 T05: 暂停计时" in window.statusBar().currentMessage(), timeout=10_000)
+        qtbot.waitUntil(lambda: "已发往 T05: 暂停计时" in window.statusBar().currentMessage(), timeout=20_000)
         table.step_until(lambda: table.timer.paused, "the pause on the emulated timer")
         assert any(isinstance(m, Pause) for m in table.devices.emulator.commands) and not table.timer.running
         paused = [f.event for f in table.fed if isinstance(f.event, TimerControl)]
