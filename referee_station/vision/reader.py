@@ -63,6 +63,9 @@ CLASSIFIER_SHARE = 0.3
 """The index classifiers' exponent in the product with the face evidence (the faces' is 1): on 30 frames
 of the drawn test design read with the generic classifiers, cards read right 71.5 % (classifiers),
 83.1 % (faces), 89.4 % (mixed at 0.3), 87.1 % (at 1) (docs/deck.md)."""
+FACE_DOUBT = 0.98
+"""Where a fitted profile's classifiers and its faces name different cards, the faces' card is lifted to
+this share of the read card's probability (``doubt_where_faces_differ``): the read stays, and is doubtful."""
 INDEX_SHARPNESS = 200.0
 """NCC → probability for the index comparison among a card's best readings: they differ in a few pixels
 of the index, so their scores lie closer than the whole part's (docs/deck.md)."""
@@ -401,13 +404,11 @@ class CardReader:
         widths = [(b - a) / STRIP_PX_PER_CM for a, b in itertools.pairwise(us)] + [CARD_W]
         scores = np.stack([faces.whole.scores(loc, *peaks[k][:2], w) for k, w in zip(cards, widths, strict=True)])
         matches[cards] = scores.max(1)
-        if not self.weigh_by_faces:
-            return probs, matches
         out = probs.copy()
         out[cards] = mix_faces(probs[cards], face_probabilities(scores, FACE_SHARPNESS), CLASSIFIER_SHARE)
         for k, w in zip(cards, widths, strict=True) if strip is not None else ():
             out[k] = refine_by_index(out[k], faces, strip, peaks[k][0], peaks[k][1], w)
-        return out, matches
+        return (out if self.weigh_by_faces else doubt_where_faces_differ(probs, out)), matches
 
     def _read_indices(self, anchors: list[tuple[np.ndarray, np.ndarray, float, float]]) -> np.ndarray:
         """The index classifiers' mean at each anchor; where doubtful (top probability under
@@ -480,6 +481,20 @@ class CardReader:
             status = "unreadable" if doubtful else "cards"
         face_match = [] if matches is None else [float(matches[k]) for k in kept]
         return SeatReading(cards, conf, status, anchors, alternatives, face_match)
+
+
+def doubt_where_faces_differ(read: np.ndarray, weighed: np.ndarray) -> np.ndarray:
+    """The classifiers' readings (N, 55), each kept, but a card whose reading with the faces weighed in
+    (``weighed``) is another card is no longer sure: that card is lifted to just under the reading, so
+    the card goes out doubtful with it as the first alternative rather than as a sure misread."""
+    out = read.copy()
+    for k in np.flatnonzero(read[:, :-1].argmax(1) != weighed[:, :-1].argmax(1)):
+        top, other = int(read[k].argmax()), int(weighed[k, :-1].argmax())
+        if top == len(CLASSES) - 1:
+            continue  # "none" stays the classifiers' call
+        out[k, other] = max(out[k, other], FACE_DOUBT * out[k, top])
+        out[k] /= out[k].sum()
+    return out
 
 
 def refine_by_index(p: np.ndarray, faces: Faces, strip: np.ndarray, u: float, v: float, width: float) -> np.ndarray:

@@ -30,6 +30,7 @@ from referee_station.vision.reader import (
     FrameReading,
     SeatReading,
     Thresholds,
+    doubt_where_faces_differ,
     redivide,
     refine_by_index,
 )
@@ -141,9 +142,25 @@ def test_fitted_classifiers_keep_their_readings_and_the_faces_only_match(profile
     alone = read(fitted_reader(*networks))
     matched = read(fitted_reader(*networks, faces=faces))
     weighed = read(fitted_reader(*networks, faces=faces, weigh_by_faces=True))
-    assert (matched.cards, matched.confidences) == (alone.cards, alone.confidences)
-    assert weighed.cards == codes and alone.cards != codes  # the weighing is off, not broken
+    assert matched.cards == alone.cards and weighed.cards == codes and alone.cards != codes
+    sure = Thresholds().confident
+    for i, (read, seen) in enumerate(zip(alone.cards, weighed.cards, strict=True)):
+        if read == seen:  # the faces agree: the classifiers' confidence stands
+            assert matched.confidences[i] == alone.confidences[i]
+        else:  # they differ: the read stays, doubtful, with the faces' card next
+            assert matched.confidences[i] < sure and matched.alternatives[i][1][0] == seen
     assert alone.matches == [] and len(matched.matches) == len(matched.cards) and min(matched.matches) > 0.8
+
+
+def test_a_card_the_faces_read_otherwise_keeps_its_reading_in_doubt():
+    read = np.full((3, len(CLASSES)), 0.001)
+    read[0, 5], read[1, 7], read[2, -1] = 0.95, 0.9, 0.97  # two cards, then "none"
+    weighed = read.copy()
+    weighed[0, 5], weighed[0, 9] = 0.1, 0.85  # the faces see card 9 in the first; agree on the second
+    weighed[2, -1], weighed[2, 3] = 0.0, 0.9  # and a card where the classifiers saw none
+    out = doubt_where_faces_differ(read, weighed)
+    assert int(out[0].argmax()) == 5 and out[0, 9] == pytest.approx(0.98 * out[0, 5]) and out[0, 5] < 0.6
+    assert np.allclose(out[0].sum(), 1) and (out[1:] == read[1:]).all()
 
 
 def test_face_scores_prefer_the_cards_own_face(profile):
