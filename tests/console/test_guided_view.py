@@ -35,16 +35,16 @@ def test_the_view_asks_for_each_card_in_turn_and_ends_done(qtbot):
     assert (view.ask.text(), view.progress.value()) == ("2♠", 0) and view.state_label.text().startswith("等待")
 
     pending.put(frame(0))
-    qtbot.waitUntil(lambda: view.state == "captured", timeout=5000)
+    qtbot.waitUntil(lambda: view.state == "captured", timeout=15_000)
     assert (view.ask.text(), view.state_label.text(), view.progress.value()) == ("3♠", "已采集", 1)
     assert (view.read.text(), view.captured.text()) == ("识别: 2♠ (90%)", "上一张: 2♠")
     assert view.progress.text() == "1/54"
 
     pending.put(frame(-1))  # the card taken away
-    qtbot.waitUntil(lambda: view.state == "waiting", timeout=5000)
+    qtbot.waitUntil(lambda: view.state == "waiting", timeout=15_000)
     view.retake_button.click()  # the operator saw a wrong card taken: 2♠ again
     pending.put(frame(0))
-    qtbot.waitUntil(lambda: view.state == "captured", timeout=5000)
+    qtbot.waitUntil(lambda: view.state == "captured", timeout=15_000)
     assert (view.ask.text(), view.progress.value()) == ("3♠", 1)
 
     with qtbot.waitSignal(view.finished, timeout=10000):

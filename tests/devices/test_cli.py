@@ -137,7 +137,7 @@ def test_watch_devices_prints_events_as_a_log_and_drives_the_timer(emulator: Emu
         text=True,
     )
     try:
-        assert emulator.station_connected.wait(5.0)
+        assert emulator.station_connected.wait(15.0)
         emulator.press_pass("N")
         emulator.enter_report("E", 5)
         lines = Lines(proc)

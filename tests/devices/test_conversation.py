@@ -73,7 +73,7 @@ def answer_syncs(hub: ScriptedHub, devices: TableDevices, device_us: int) -> Cal
 def station(hub: ScriptedHub, recorder: Recorder, table_clock: TableClock) -> Iterator[TableDevices]:
     with TableDevices(str(hub.link), table_clock, recorder.event, recorder.status, config=QUIET_HUB) as devices:
         handshake(hub, devices)
-        assert devices.wait_connected(2.0), devices.status_detail
+        assert devices.wait_connected(15.0), devices.status_detail
         yield devices
 
 

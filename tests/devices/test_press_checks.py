@@ -55,7 +55,7 @@ def test_watch_devices_prints_a_retransmitted_press_in_press_order(emulator: Emu
         text=True,
     )
     try:
-        assert emulator.station_connected.wait(5.0)
+        assert emulator.station_connected.wait(15.0)
         time.sleep(0.3)
         emulator.corrupt(1)  # E's frame is broken on the wire: the hub sends it again after N's
         emulator.press_pass("E")
@@ -102,7 +102,7 @@ def test_a_press_far_from_the_synced_clock_is_rejected(
         hub.send(Hello(UnitType.TIMER, "", "9.9", "T-1", BOOT), TIMER)
         hub.send(Hello(UnitType.SEAT, "E", "9.9", "E-1", BOOT), SEAT_UNIT["E"])
         hub_clock = answer_syncs(hub, devices, 10 * HUB_US)  # the hub has been up for hours
-        assert devices.wait_connected(2.0), devices.status_detail
+        assert devices.wait_connected(15.0), devices.status_detail
         with caplog.at_level(logging.ERROR, logger="referee_station.devices.link"):
             hub.send(PassPressed("E", 18_000_000_000_000_000_000), SEAT_UNIT["E"])  # 1.8e13 s, CRC valid
             hub.send(ReportEntered("E", 5, hub_clock() - round((PRESS_PAST_S + 60) * 1e6)), SEAT_UNIT["E"])
