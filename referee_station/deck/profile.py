@@ -311,8 +311,8 @@ def fitted_reader(
     generic ones in ``model_dir``), its locator (None: the generic one) at ``peak``, its context
     classifier mixed in if any, its registered ``faces`` compared if any. The faces weigh the readings
     (``weigh_by_faces``, by default) only where no classifier was fitted to the deck: fitted classifiers
-    read the drawn design's 119 plays all right alone and 93 % with the faces weighed in (docs/deck.md),
-    so with them the faces serve the deck check alone.
+    read the drawn design's 883 plays 99.55 % right alone and 92.19 % with the faces weighed in
+    (docs/deck.md), so with them the faces serve the deck check and a second opinion that marks doubt.
     ``reader_for`` reads a profile with it, and registration calibrates the mismatch threshold with it,
     so the threshold is measured on the reader the station will run."""
     return CardReader(

@@ -288,9 +288,10 @@ class CardReader:
         """``classify`` reads index crops; ``context``, when given, reads the context crops of the same
         anchors, and ``mix_context`` mixes its probabilities in with ``context_weight``; ``faces``, a
         deck's registered faces, adds the comparison of each card's visible part (``mix_faces``).
-        ``weigh_by_faces`` False: the faces only measure how well each card matches its best face (the
-        deck check, ``SeatReading.matches``) and leave the classifiers' readings as they are — what a
-        profile with classifiers fitted to the deck wants (they read it better alone, docs/deck.md)."""
+        ``weigh_by_faces`` False: the classifiers' read cards stand; the faces measure each card's match
+        (the deck check, ``SeatReading.matches``) and only mark a card doubtful where they name another
+        (``doubt_where_faces_differ``) — what a profile with classifiers fitted to the deck wants (they
+        read it better alone, docs/deck.md)."""
         if not 0 <= context_weight <= 1:
             raise ValueError(f"context_weight must lie in 0..1, got {context_weight}")
         self.locate = locate
