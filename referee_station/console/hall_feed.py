@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from referee_station.console.models.messages import Message
+from referee_station.core.queues import drain
 from referee_station.hall.evidence import Evidence, jpeg_frame
 from referee_station.hall.topics import Envelope
 from referee_station.station.live.update import TableUpdate
@@ -163,12 +164,7 @@ class HallFeed:
 
     def take(self) -> list[FeedItem]:
         """Everything produced since the last call, in order."""
-        items: list[FeedItem] = []
-        while True:
-            try:
-                items.append(self._out.get_nowait())
-            except queue.Empty:
-                return items
+        return drain(self._out)
 
     # ------------------------------------------------------------------ inside
 

@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee_station.core.queues import drain
 from referee_station.devices.errors import ProtocolError
 from referee_station.devices.frames import Frame, FrameParser, cobs_decode, cobs_encode
 from referee_station.devices.messages import (
@@ -353,11 +354,8 @@ class Emulator:
             ready, _, _ = select.select(fds, [], [], 0.01)
             if self._wake_r in ready:
                 os.read(self._wake_r, 4096)
-            while True:
-                try:
-                    self._actions.get_nowait()()
-                except queue.Empty:
-                    break
+            for action in drain(self._actions):
+                action()
             now = time.monotonic()
             if self._replug_at is not None and now >= self._replug_at:
                 self._plug()

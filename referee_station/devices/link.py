@@ -38,6 +38,7 @@ from typing import Any
 
 import serial
 
+from referee_station.core.queues import drain
 from referee_station.devices.clock import ClockSync
 from referee_station.devices.errors import DeviceError, DeviceTimeoutError, PortUnavailableError, ProtocolError
 from referee_station.devices.frames import Frame, FrameParser
@@ -351,12 +352,7 @@ class Link:
         return port
 
     def _fail_pending(self, error: DeviceError) -> None:
-        failed = self._outbox.clear()
-        while True:
-            try:
-                failed.append(self._outgoing.get_nowait()[2])
-            except queue.Empty:
-                break
+        failed = self._outbox.clear() + [future for _, _, future in drain(self._outgoing)]
         for future in failed:
             if not future.done():
                 future.set_exception(error)
@@ -399,11 +395,7 @@ class Link:
         while not self._closing.is_set():
             now = time.monotonic()
             connected = self._status is LinkStatus.CONNECTED
-            while True:
-                try:
-                    message, unit, future = self._outgoing.get_nowait()
-                except queue.Empty:
-                    break
+            for message, unit, future in drain(self._outgoing):
                 if not connected:
                     self._count(send_failures=1)
                     future.set_exception(PortUnavailableError(f"table hardware {self._status.value}"))

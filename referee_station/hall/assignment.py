@@ -21,6 +21,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from referee_station.core.queues import drain
 from referee_station.hall.broker_url import BrokerURL, connect, make_client
 from referee_station.hall.topics import TopicError, check_name, encode_json, topic
 from referee_station.table.events import SIDES
@@ -95,12 +96,8 @@ class AssignmentWatcher:
 
     def latest(self) -> Assignment | None:
         """The newest assignment received since the last call, or ``None``."""
-        newest = None
-        while True:
-            try:
-                newest = self._latest.get_nowait()
-            except queue.Empty:
-                return newest
+        received = drain(self._latest)
+        return received[-1] if received else None
 
     def close(self) -> None:
         """Disconnect and stop (safe to call twice): the station's link takes the session over."""

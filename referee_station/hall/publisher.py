@@ -42,6 +42,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from referee_station.core.queues import drain
 from referee_station.hall.broker_url import BrokerURL, connect, make_client
 from referee_station.hall.evidence import Evidence
 from referee_station.hall.outbox import Outbox, Pending, PendingFrame
@@ -149,12 +150,7 @@ class StationLink:
 
     def take_rulings(self) -> list[RulingCommand | TimerCommand]:
         """Ruling and timer commands received from the head and not applied yet, oldest first."""
-        out: list[RulingCommand | TimerCommand] = []
-        while True:
-            try:
-                out.append(self._rulings.get_nowait())
-            except queue.Empty:
-                return out
+        return drain(self._rulings)
 
     def apply(self, command: RulingCommand | TimerCommand, t: float, submit: Callable[[Record], Any]) -> bool:
         """Feed a head ruling to the station as an EVENTS.md ``ruling`` (or the ``settle`` / ``reverse``

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from referee_station.core import TableState
+from referee_station.core.queues import drain
 from referee_station.station.director import DealDirector
 from referee_station.station.health import SEATS_BACK, SEATS_OFFLINE, CameraState, CameraWatch, Notice
 from referee_station.station.round_gate import RoundGate
@@ -245,11 +246,7 @@ class Station:
         for notice in notices:
             if notice.state != "warning":
                 self._later(Health(notice.t, notice.unit, notice.state, notice.text), Source.STATION, "station")
-        while True:
-            try:
-                event, source, who = self._inbox.get_nowait()
-            except queue.Empty:
-                break
+        for event, source, who in drain(self._inbox):
             self._later(replace(event, t=max(event.t, self.now)), source, who)
         if self.round_gate is not None and (call := self.round_gate.due(self.now, self.referee.snapshot())):
             self._later(call, Source.HALL, "head")

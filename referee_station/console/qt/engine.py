@@ -12,6 +12,7 @@ import threading
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from referee_station.core.queues import drain
 from referee_station.station.live.hall import LiveHall
 
 POLL_S = 0.02
@@ -93,13 +94,9 @@ class Engine(WorkerEngine):
             self._stop.wait(POLL_S if self.hall.done else max(0.001, min(POLL_S, self.hall.wait())))
 
     def _deliver(self) -> None:
-        while not self._warnings.empty():
-            self.warned.emit(self._warnings.get_nowait())
-        while True:
-            try:
-                batch = self._batches.get_nowait()
-            except queue.Empty:
-                return
+        for warning in drain(self._warnings):
+            self.warned.emit(warning)
+        for batch in drain(self._batches):
             if batch is None:
                 self.finished_hall.emit()
             else:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from referee_station.console.models.cards import face
 from referee_station.console.models.i18n import tr
 from referee_station.console.qt.style import frame_image
+from referee_station.core.queues import drain
 from referee_station.deck.guided import ORDER, GuidedRegistration, GuidedStep
 from referee_station.rules.cards import DECK
 
@@ -92,11 +93,7 @@ class GuidedRunner(QObject):
         self._steps.put(None)
 
     def _deliver(self) -> None:
-        while True:
-            try:
-                item = self._steps.get_nowait()
-            except queue.Empty:
-                return
+        for item in drain(self._steps):
             if item is None:
                 self._pump.stop()
                 self.ended.emit()

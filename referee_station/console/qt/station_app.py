@@ -24,6 +24,7 @@ from referee_station.console.qt.engine import WorkerEngine
 from referee_station.console.qt.round_panel import RoundPanel
 from referee_station.console.qt.setup_dialog import SetupDialog
 from referee_station.console.qt.window import ConsoleWindow
+from referee_station.core.queues import drain
 from referee_station.log.station import ReplayMismatch
 from referee_station.station.live.runner import table_update
 from referee_station.station.loop import drive
@@ -74,11 +75,7 @@ class StationEngine(WorkerEngine):
             self._listen(station.idle(station.now - station.offset))
 
     def _deliver(self) -> None:
-        while True:
-            try:
-                item = self._out.get_nowait()
-            except queue.Empty:
-                return
+        for item in drain(self._out):
             if item is None:
                 self.ended.emit()
                 continue

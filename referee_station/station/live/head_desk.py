@@ -16,6 +16,7 @@ from typing import Protocol
 
 import psycopg
 
+from referee_station.core.queues import drain
 from referee_station.hall.auth import LoginError, Session
 from referee_station.hall.topics import RulingCommand, TimerCommand, TopicError
 from referee_station.table.events import Reverse, Ruling, Settle, TimerControl
@@ -103,12 +104,7 @@ class HeadDesk:
         self._jobs.put(lambda: self._correct(table, correction, flag))
 
     def take(self) -> list[DeskResult]:
-        results: list[DeskResult] = []
-        while True:
-            try:
-                results.append(self._results.get_nowait())
-            except queue.Empty:
-                return results
+        return drain(self._results)
 
     def close(self) -> None:
         """Finish the jobs asked for, then stop (safe to call twice)."""
