@@ -37,7 +37,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--models", type=Path, help="folder of the card reader's ONNX models (default: shipped)")
     parser.add_argument("--deck", type=Path, help="deck profile from register-deck (default: the generic classifier)")
     parser.add_argument(
-        "--needs", type=float, default=NEEDS_PX_PER_CM, help=f"px per cm the deck needs ({NEEDS_PX_PER_CM:g})"
+        "--needs",
+        type=float,
+        help=f"px per cm every play area must give (default: the --deck profile's own, else {NEEDS_PX_PER_CM:g})",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object instead of the report")
     parser.set_defaults(func=run)

@@ -10,7 +10,8 @@ context classifier fitted to the deck's rendered rows, mixed in as the generic r
 reader compares each card's visible part with them, ``referee_station.vision.faces``; a profile of faces alone, without
 a fitted ``classifier.onnx``, reads with the generic networks and its faces) and
 ``deck.json``: design name, date, accuracy on held-back augmented crops, the confidence threshold below
-which a table's cards are not this deck (``referee_station.deck.mismatch``), and the locator's peak threshold.
+which a table's cards are not this deck (``referee_station.deck.mismatch``), the locator's peak threshold,
+and the frame detail the deck needs (``referee_station.deck.detail``: what ``check-camera`` asks of a camera).
 
 A profile comes from outside the station, so :meth:`DeckProfile.load` checks it before reading
 anything whole: only the files above, each within :data:`FILE_MAX` bytes as stored and as
@@ -79,6 +80,11 @@ class DeckMeta:
     mismatch_on: MismatchMeasure = MismatchMeasure.CONFIDENCE
     """What ``mismatch_below`` was measured on: the face match for every profile registered with its faces
     since 2026-12-02; a ``deck.json`` without the field was calibrated on the cards' confidence."""
+    needs_px_per_cm: float | None = None
+    """Frame px per cm from which registration read ``NEEDS_SHARE`` of this deck's cards right
+    (``referee_station.deck.detail``); None in profiles registered before it was measured."""
+    needs_reached: bool = True
+    """False: no detail registration rendered read that share; the deck needs more than ``needs_px_per_cm``."""
     format: int = FORMAT
 
     def __post_init__(self) -> None:
@@ -236,12 +242,13 @@ def _meta(data: bytes, path: Path) -> DeckMeta:
     known = {f.name for f in fields(DeckMeta)}
     if unknown := sorted(set(obj) - known):
         raise ValueError(f"{path}: deck.json has unknown field {unknown[0]!r}")
-    if missing := sorted(known - set(obj) - {"format", "mismatch_on"}):
+    if missing := sorted(known - set(obj) - _META_OPTIONAL):
         raise ValueError(f"{path}: deck.json lacks field {missing[0]!r}")
     for name, check in _META_CHECKS.items():
         if name in obj and not check(obj[name]):
             raise ValueError(f"{path}: deck.json field {name!r} is {obj[name]!r}: {_META_WANTED[name]}")
-    return DeckMeta(**{name: float(v) if name in (*_SHARES, "seconds") else v for name, v in obj.items()})
+    floats = (*_SHARES, "seconds", "needs_px_per_cm")
+    return DeckMeta(**{name: float(v) if name in floats and v is not None else v for name, v in obj.items()})
 
 
 def _number(value: Any, low: float, high: float) -> bool:
@@ -249,12 +256,16 @@ def _number(value: Any, low: float, high: float) -> bool:
 
 
 _SHARES = ("accuracy", "confidence", "mismatch_below", "peak")
+_META_OPTIONAL = {"format", "mismatch_on", "needs_px_per_cm", "needs_reached"}
+"""Fields a ``deck.json`` written before them lacks."""
 _META_CHECKS = {
     "design": lambda v: isinstance(v, str) and 0 < len(v) <= 200,
     "created": lambda v: isinstance(v, str) and len(v) <= 64,
     "held_back_crops": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10**9,
     "seconds": lambda v: _number(v, 0.0, 1e9),
     "mismatch_on": lambda v: v in tuple(MismatchMeasure),
+    "needs_px_per_cm": lambda v: v is None or _number(v, 0.1, 1000.0),
+    "needs_reached": lambda v: isinstance(v, bool),
     **{name: (lambda v: _number(v, 0.0, 1.0)) for name in _SHARES},
 }
 _META_WANTED = {
@@ -263,6 +274,8 @@ _META_WANTED = {
     "held_back_crops": "a count",
     "seconds": "a number of seconds",
     "mismatch_on": " or ".join(repr(m.value) for m in MismatchMeasure),
+    "needs_px_per_cm": "a number of px per cm, or null",
+    "needs_reached": "true or false",
     **{name: "a number 0..1" for name in _SHARES},
 }
 

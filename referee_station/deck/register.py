@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from referee_station.deck.crops import CODES, NONE, synth_crops
+from referee_station.deck.detail import DETAIL_FRAMES, measure_need
 from referee_station.deck.photos import cut_face
 from referee_station.deck.profile import DeckMeta, DeckProfile, fitted_reader
 from referee_station.deck.rendered import install_faces, jittered_crops, rendered_data
@@ -159,6 +160,7 @@ def register(
     model_dir: Path = MODELS_DIR,
     finetune: bool = True,
     calibration_frames: int = 10,
+    detail_frames: int = DETAIL_FRAMES,
     log: Callable[[str], None] = lambda _: None,
 ) -> DeckProfile:
     """Build the profile of the deck photographed in ``photo_dir`` (``finetune=False``: its faces alone)."""
@@ -172,7 +174,8 @@ def register(
     held, held_labels = synth_crops(faces, max(10, per_card // 5), seed + 1)
     if not finetune:
         reader = fitted_reader([], None, None, DECK_PEAK, model_dir, bank)
-        return _profile(design, reader, held, held_labels, faces, seed, start, calibration_frames, log, kept)
+        frames_read = (calibration_frames, detail_frames)
+        return _profile(design, reader, held, held_labels, faces, seed, start, frames_read, log, kept)
     crops, labels = synth_crops(faces, per_card, seed)
     log(f"synthesised {len(labels)} training and {len(held_labels)} held-back crops: {time.monotonic() - start:.0f} s")
     cards = {"crops": crops, "labels": labels}
@@ -200,7 +203,8 @@ def register(
     peak = DECK_PEAK if locator is None else ADAPTED_PEAK
     reader = fitted_reader(fitted, locator, fitted_context, peak, model_dir, bank)
     networks = (fitted, locator, fitted_context)
-    return _profile(design, reader, held, held_labels, faces, seed, start, calibration_frames, log, kept, networks)
+    frames_read = (calibration_frames, detail_frames)
+    return _profile(design, reader, held, held_labels, faces, seed, start, frames_read, log, kept, networks)
 
 
 def _profile(
@@ -211,16 +215,21 @@ def _profile(
     faces: dict[str, np.ndarray],
     seed: int,
     start: float,
-    calibration_frames: int,
+    frames_read: tuple[int, int],
     log: Callable[[str], None],
     kept: np.ndarray,
     networks: tuple[list[bytes], bytes | None, bytes | None] = ([], None, None),
 ) -> DeckProfile:
     """The profile of ``reader`` (fitted ``networks`` or none, and the ``kept`` faces): the held-back
-    crops' accuracy of its classifiers and the mismatch threshold measured on rendered frames."""
+    crops' accuracy of its classifiers, and the mismatch threshold and the detail the deck needs, both
+    measured on rendered frames (``frames_read``: how many for each)."""
     accuracy, confidence = _mean_confidence(reader.classify, held, held_labels)
-    calibration = calibrate(reader, install_faces(faces), CALIBRATION_DESIGNS, calibration_frames, seed + 2)
+    calibration_frames, detail_frames = frames_read
+    own_design = install_faces(faces)
+    calibration = calibrate(reader, own_design, CALIBRATION_DESIGNS, calibration_frames, seed + 2)
     mismatch_below = calibration.mismatch_below
+    need = measure_need(reader, own_design, detail_frames, seed + 3)
+    log(need.line())
     seconds = time.monotonic() - start
     log(f"held-back accuracy {accuracy:.2%}, crop confidence {confidence:.2f}")
     other = "no other design installed" if calibration.other is None else f"other designs {calibration.other:.2f}"
@@ -237,6 +246,8 @@ def _profile(
         peak=reader.thresholds.peak,
         seconds=round(seconds, 1),
         mismatch_on=calibration.measure,
+        needs_px_per_cm=round(need.px_per_cm, 2),
+        needs_reached=need.reached,
     )
     fitted, locator, context = networks
     return DeckProfile(meta, fitted[0] if fitted else None, locator, tuple(fitted[1:]), context, kept)

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from referee_station.vision.camera_check import NEEDS_PX_PER_CM, CameraCheck
+
+if TYPE_CHECKING:
+    from referee_station.deck.profile import DeckMeta
 
 CAMERA_TRIES = 20
 """Frames asked of a source per frame wanted before it counts as giving none (a camera reconnecting)."""
@@ -52,14 +56,23 @@ def check_from_args(args: argparse.Namespace, row: tuple[str, ...]) -> CameraChe
     from referee_station.vision.layout import Layout
     from referee_station.vision.reader import MODELS_DIR
 
-    needs = getattr(args, "needs", NEEDS_PX_PER_CM)
-    if needs <= 0:
-        raise ValueError(f"--needs must be a positive number of px per cm, got {needs:g}")
+    given = getattr(args, "needs", None)
+    if given is not None and given <= 0:
+        raise ValueError(f"--needs must be a positive number of px per cm, got {given:g}")
+    deck = DeckProfile.load(Path(args.deck)) if args.deck else None
+    needs, more = deck_needs(deck.meta if deck else None, given)
     frames = _frames(args)
     layout = Layout.default()
     calibration = calibration_for(args.table, args.calibration, frames[0], layout)
-    reader = None
-    if row:
-        deck = DeckProfile.load(Path(args.deck)) if args.deck else None
-        reader = reader_for(deck, Path(args.models) if args.models else MODELS_DIR).read
-    return check_camera(frames, calibration, reader, row, needs, layout)
+    reader = reader_for(deck, Path(args.models) if args.models else MODELS_DIR).read if row else None
+    return check_camera(frames, calibration, reader, row, needs, layout, more)
+
+
+def deck_needs(meta: DeckMeta | None, given: float | None) -> tuple[float, bool]:
+    """The px/cm a check asks of every play area, and whether the deck needs more than that: ``--needs``
+    where given, else what the deck's registration measured, else ``NEEDS_PX_PER_CM``."""
+    if given is not None:
+        return given, False
+    if meta is None or meta.needs_px_per_cm is None:
+        return NEEDS_PX_PER_CM, False
+    return meta.needs_px_per_cm, not meta.needs_reached

@@ -33,7 +33,8 @@ from referee_station.vision.tracker import FrameReadingLike
 
 NEEDS_PX_PER_CM = 8.0
 """Frame pixels per cm a play area needs for the reader to read a deck's index (1.6 × 3.2 cm): about
-1080p at the standard height (CLOTH.md); a deck whose index is smaller needs more (``--needs``)."""
+1080p at the standard height (CLOTH.md). A registered deck says what it needs itself (its profile's
+``needs_px_per_cm``, measured at registration); ``--needs`` overrides both."""
 FOCUS_PX_PER_CM = 8.0
 """The scale focus is measured at (never above the camera's own): the detail the reader needs, so that a
 finer camera is not called blurred for edges that span more of its pixels."""
@@ -92,6 +93,8 @@ class CameraCheck:
     row: tuple[str, ...]
     needs: float
     frame_size: tuple[int, int]
+    needs_more: bool = False
+    """The deck needs more than ``needs``: its registration read it right at no detail it rendered."""
 
     @property
     def ok(self) -> bool:
@@ -132,6 +135,7 @@ class CameraCheck:
         return {
             "ok": self.ok,
             "needs_px_per_cm": self.needs,
+            "needs_more": self.needs_more,
             "row": list(self.row),
             "frame_size": list(self.frame_size),
             "areas": [
@@ -158,10 +162,12 @@ def check_camera(
     row: Sequence[str] = (),
     needs: float = NEEDS_PX_PER_CM,
     layout: Layout | None = None,
+    needs_more: bool = False,
 ) -> CameraCheck:
     """Check every play area in ``frames`` (stills of the same camera, the test row laid in every area
-    when ``row`` is given, read back with ``read_frame``). ValueError when a frame is not this
-    calibration's size or a row is given without a reader."""
+    when ``row`` is given, read back with ``read_frame``) against the detail the deck ``needs`` (or more
+    than that: ``needs_more``). ValueError when a frame is not this calibration's size or a row is given
+    without a reader."""
     if not frames:
         raise ValueError("check-camera needs at least one frame")
     if row and read_frame is None:
@@ -181,9 +187,9 @@ def check_camera(
         white = min(m[2] for m in measures)
         cloth = max(m[3] for m in measures)
         reads = tuple(tuple(r.seats[seat].cards) for r in readings)
-        problems = _problems(calib, scale, blur, glare, white, cloth, tuple(row), reads, needs)
+        problems = _problems(calib, scale, blur, glare, white, cloth, tuple(row), reads, (needs, needs_more))
         areas.append(AreaCheck(seat, scale, blur, glare, white, cloth, reads, problems))
-    return CameraCheck(tuple(areas), tuple(row), needs, tuple(calib.image_size))
+    return CameraCheck(tuple(areas), tuple(row), needs, tuple(calib.image_size), needs_more)
 
 
 def area_px_per_cm(calib: Calibration, layout: Layout, seat: str) -> float:
@@ -253,12 +259,21 @@ def _problems(
     cloth: float,
     row: tuple[str, ...],
     reads: tuple[tuple[str, ...], ...],
-    needs: float,
+    needs: tuple[float, bool],
 ) -> tuple[Problem, ...]:
     out = []
-    if scale < needs:
-        bigger = "use 1080p" if calib.image_size[1] < 1080 else "use a 4K camera"
-        out.append(Problem(f"{scale:.1f} px/cm, this deck needs {needs:g}", f"lower the camera or {bigger}"))
+    least, more = needs
+    bigger = "use 1080p" if calib.image_size[1] < 1080 else "use a 4K camera"
+    if more and scale <= least:
+        out.append(
+            Problem(
+                f"{scale:.1f} px/cm, this deck needs more than {least:g} (its registration read it right at no"
+                " detail up to that)",
+                f"lower the camera or {bigger}, and register the deck again from photos taken as close",
+            )
+        )
+    elif not more and scale < least:
+        out.append(Problem(f"{scale:.1f} px/cm, this deck needs {least:g}", f"lower the camera or {bigger}"))
     if blur_measure > MAX_BLUR:
         out.append(
             Problem(f"out of focus (blur {blur_measure:.2f}, at most {MAX_BLUR})", "focus the lens on the play areas")

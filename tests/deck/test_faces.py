@@ -48,7 +48,7 @@ def photos(tmp_path_factory, drawn_design):
 def profile(photos, drawn_design, models) -> DeckProfile:
     """The drawn design registered from its faces alone: no torch, no fine-tuning (one calibration frame
     per design to keep the test short)."""
-    return register(photos, drawn_design, finetune=False, per_card=10, calibration_frames=1)
+    return register(photos, drawn_design, finetune=False, per_card=10, calibration_frames=1, detail_frames=4)
 
 
 def _ncc(a: np.ndarray, b: np.ndarray) -> float:
@@ -68,6 +68,8 @@ def test_registration_keeps_the_54_faces_in_deck_order(profile, tmp_path):
     loaded = DeckProfile.load(tmp_path / "faces.deck")
     assert np.array_equal(loaded.faces, profile.faces) and loaded.classifier is None
     assert loaded.meta.seconds < 600
+    assert loaded.meta == profile.meta  # the detail the deck needs, measured on 4 frames, kept
+    assert profile.meta.needs_reached is False or 4 < profile.meta.needs_px_per_cm < 12
 
 
 def test_guided_capture_gives_the_same_faces(photos, tmp_path):

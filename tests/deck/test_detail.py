@@ -1,0 +1,89 @@
+"""The detail a deck needs (#24): measured at registration from rendered frames of the deck read by its
+own reader, kept in the profile, and what ``check-camera`` asks of every play area."""
+
+from __future__ import annotations
+
+import random
+
+import cv2
+import pytest
+
+from referee_station.cli import main
+from referee_station.deck.detail import CardRead, need_from
+from referee_station.deck.profile import DeckMeta, DeckProfile
+from referee_station.station.camera_step import deck_needs
+from referee_station.vision.camera_check import NEEDS_PX_PER_CM, check_camera
+from referee_station.vision.reader import CLASSIFIER_FILES, MODELS_DIR
+from tests.vision.test_camera_check import GOOD, LOOK, shot
+
+
+def reads(rng: random.Random, low: float, high: float, n: int, right_share: float) -> list[CardRead]:
+    return [CardRead(rng.uniform(low, high), rng.random() < right_share) for _ in range(n)]
+
+
+def test_the_need_is_where_the_cards_stop_reading_right():
+    rng = random.Random(5)
+    sharp = [CardRead(rng.uniform(8.0, 11.0), True) for _ in range(300)]
+    blurred = reads(rng, 5.0, 8.0, 200, 0.7)
+    need = need_from(sharp + blurred)
+    assert need.reached and need.share >= 0.99
+    assert 7.5 < need.px_per_cm <= 8.0 + 1e-9  # a few blurred cards may still pass as the share allows
+    assert need.cards >= 300
+
+
+def test_a_deck_that_never_reads_right_needs_more_than_the_finest_detail_measured():
+    rng = random.Random(6)
+    cards = reads(rng, 5.0, 11.0, 400, 0.9)
+    need = need_from(cards)
+    assert not need.reached
+    assert need.px_per_cm == max(c.px_per_cm for c in cards)
+    assert need.share < 0.99 and need.cards == 40
+    assert "needs more detail" in need.line()
+
+
+def test_one_early_miss_among_few_cards_does_not_decide_but_a_steady_one_does():
+    fine = [CardRead(11.0 - i * 0.01, i != 3) for i in range(200)]  # one miss among the first 40
+    assert need_from(fine).reached and need_from(fine).px_per_cm == pytest.approx(11.0 - 199 * 0.01)
+    with pytest.raises(ValueError, match="no card"):
+        need_from([])
+
+
+def _meta(**need) -> DeckMeta:
+    return DeckMeta("d", "2026-12-03T00:00:00+00:00", 0.99, 100, 0.9, 0.8, 0.5, 10.0, **need)
+
+
+def test_check_camera_asks_what_the_deck_needs_unless_told_otherwise():
+    assert deck_needs(None, None) == (NEEDS_PX_PER_CM, False)
+    assert deck_needs(_meta(), None) == (NEEDS_PX_PER_CM, False)  # registered before it was measured
+    assert deck_needs(_meta(needs_px_per_cm=6.4), None) == (6.4, False)
+    assert deck_needs(_meta(needs_px_per_cm=11.2, needs_reached=False), None) == (11.2, True)
+    assert deck_needs(_meta(needs_px_per_cm=11.2, needs_reached=False), 9.0) == (9.0, False)
+
+
+def test_a_good_camera_fails_a_deck_that_needs_more_than_it_gives():
+    image, calib = shot(GOOD, LOOK)
+    fine = check_camera([image], calib, needs=6.4)
+    assert fine.ok, fine.lines()
+    small_index = check_camera([image], calib, needs=11.2, needs_more=True)
+    assert not small_index.ok and small_index.to_json()["needs_more"] is True
+    for area in small_index.areas:
+        problem = area.problems[0]
+        assert problem.reason == (
+            f"{area.px_per_cm:.1f} px/cm, this deck needs more than 11.2 (its registration read it right at no"
+            " detail up to that)"
+        )
+        assert problem.remedy.startswith("lower the camera or use a 4K camera, and register the deck again")
+
+
+def test_the_command_takes_the_need_from_the_deck_profile(tmp_path, capsys):
+    """``--deck`` alone sets what every area must give; ``--needs`` overrides it."""
+    image, calib = shot(GOOD, LOOK)
+    cv2.imwrite(str(tmp_path / "frame.png"), image)
+    calib.save(tmp_path / "T1.json")
+    classifier = (MODELS_DIR / CLASSIFIER_FILES[0]).read_bytes()
+    DeckProfile(_meta(needs_px_per_cm=11.2, needs_reached=False), classifier).save(tmp_path / "small.deck")
+    base = ["check-camera", "--calibration", str(tmp_path / "T1.json"), str(tmp_path / "frame.png")]
+    assert main([*base, "--deck", str(tmp_path / "small.deck")]) == 1
+    assert "this deck needs more than 11.2" in capsys.readouterr().out
+    assert main([*base, "--deck", str(tmp_path / "small.deck"), "--needs", "6"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "verdict: ready for play"
