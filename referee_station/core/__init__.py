@@ -1,13 +1,14 @@
 """The contract core: the words every layer of the station shares (EVENTS.md, RULES.md).
 
-Seats and sides, what a clock times, the referee's deal phases and their transitions, the penalty ladder's rungs and a
-referee's decisions, and the frozen view of a table's state that ``TableReferee.snapshot()`` hands to
-the console, the station and the hall. Enums are ``StrEnum`` holding the values the JSON log already
-uses, so every existing log reads and replays unchanged. This package imports nothing of the project:
-it is the bottom layer every other one may import.
+Seats and sides, what a clock times, the table's units and their health, the referee's deal phases and
+their transitions, the penalty ladder's rungs and a referee's decisions, and the frozen view of a table's
+state that ``TableReferee.snapshot()`` hands to the console, the station and the hall. Enums are
+``StrEnum`` holding the values the JSON log already uses, so every existing log reads and replays
+unchanged. This package imports nothing of the project: it is the bottom layer every other one may import.
 """
 
 from referee_station.core.clocks import Clock
+from referee_station.core.health import Health, Unit
 from referee_station.core.phase import TRANSITIONS, Phase, PhaseError, Step, advance
 from referee_station.core.rulings import DECISIONS, LADDER, Decision, Penalty
 from referee_station.core.seats import (
@@ -40,6 +41,7 @@ __all__ = [
     "ClockView",
     "DealView",
     "Decision",
+    "Health",
     "LastPlay",
     "Penalty",
     "PendingRead",
@@ -49,5 +51,6 @@ __all__ = [
     "Side",
     "Step",
     "TableState",
+    "Unit",
     "advance",
 ]

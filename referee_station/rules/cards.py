@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from operator import attrgetter, eq
 from typing import ClassVar
 
+from referee_station.rules import details as D
 from referee_station.rules.errors import DuplicateCardError, InvalidCardError, InvalidLevelError
 
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
@@ -197,9 +198,7 @@ def check_copies(cards: Sequence[Card], max_copies: int = COPIES) -> None:
     for card in cards:
         seen[card.index] += 1
         if seen[card.index] > max_copies:
-            raise DuplicateCardError(
-                f"{card.code} appears {seen[card.index]} times; two decks hold only {max_copies} (R-CARD-1)"
-            )
+            raise DuplicateCardError(D.COPIES(card=card.code, n=seen[card.index], most=max_copies))
 
 
 _INDEX = attrgetter("index")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from referee_station.rules import details as D
 from referee_station.rules.cards import BIG_JOKER, RANK_VALUE, SMALL_JOKER, VALUE_RANK, Card, parse_level
 from referee_station.rules.errors import DeclarationError, DoesNotBeatError, IllegalPatternError, InvalidLevelError
 from referee_station.rules.patterns import (
@@ -63,7 +64,7 @@ class Declaration:
         text = str(declared.get("kind", "")).strip().lower().replace("-", "_").replace(" ", "_")
         kind = _KIND_SPELLINGS.get(text)
         if kind is None:
-            raise DeclarationError(f"declared kind {declared.get('kind')!r} is not a pattern (R-PAT, R-WILD-3)")
+            raise DeclarationError(D.BAD_DECLARED_KIND(kind=declared.get("kind")))
         key = declared.get("key")
         if key is None or key == "":
             return cls(kind, None)
@@ -73,7 +74,7 @@ class Declaration:
         try:
             return cls(kind, parse_level(key if isinstance(key, int) else str(key)))
         except InvalidLevelError:
-            raise DeclarationError(f"declared key {key!r} is not a rank (R-WILD-3)") from None
+            raise DeclarationError(D.BAD_DECLARED_KEY(key=key)) from None
 
     def readings(self, plays: list[Play]) -> list[Play]:
         """The readings among ``plays`` this declaration names, weakest first. A run is named by

@@ -27,24 +27,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from referee_station.core import TableState
+from referee_station.core import Health, TableState
 from referee_station.core.queues import drain
 from referee_station.station.director import DealDirector
 from referee_station.station.health import SEATS_BACK, SEATS_OFFLINE, CameraState, CameraWatch, Notice
 from referee_station.station.round_gate import RoundGate
 from referee_station.station.setup import MatchSetup
 from referee_station.table.corrections import SAME_TIME, CorrectingReferee
-from referee_station.table.events import (
-    HEALTH_UNITS,
-    Countdown,
-    Flag,
-    Health,
-    Output,
-    PlayCards,
-    Record,
-    Settle,
-    TimerControl,
-)
+from referee_station.table.events import Countdown, Flag, Output, PlayCards, Record, Settle, TimerControl
+from referee_station.table.events import Health as HealthLine
 from referee_station.vision.pipeline import CameraPipeline, InputMerge
 from referee_station.vision.tracker import Reread
 
@@ -91,7 +82,7 @@ class Step:
     t: float
     fed: tuple[Fed, ...]
     notices: tuple[Notice, ...]
-    health: dict[str, bool]
+    health: Health
     camera: CameraState | None
 
     @property
@@ -245,7 +236,7 @@ class Station:
         notices += self._seat_health(t)
         for notice in notices:
             if notice.state != "warning":
-                self._later(Health(notice.t, notice.unit, notice.state, notice.text), Source.STATION, "station")
+                self._later(HealthLine(notice.t, notice.unit, notice.state, notice.text), Source.STATION, "station")
         for event, source, who in drain(self._inbox):
             self._later(replace(event, t=max(event.t, self.now)), source, who)
         if self.round_gate is not None and (call := self.round_gate.due(self.now, self.referee.snapshot())):
@@ -332,10 +323,8 @@ class Station:
         text = SEATS_BACK if ok else SEATS_OFFLINE
         return [Notice(t, "seats", "ok" if ok else "offline", text)]
 
-    def health(self) -> dict[str, bool]:
+    def health(self) -> Health:
         """Each unit the tile shows: up or not."""
-        out = dict.fromkeys(HEALTH_UNITS, True)
-        out["camera"] = self.camera is None or self.camera.state is CameraState.OK
-        if self.seat_units is not None:
-            out["timer"] = out["seats"] = self._seats_ok
-        return out
+        camera = self.camera is None or self.camera.state is CameraState.OK
+        seats = self.seat_units is None or self._seats_ok
+        return Health(camera=camera, timer=seats, seats=seats)

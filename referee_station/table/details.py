@@ -2,27 +2,18 @@
 
 The log keeps a flag's ``detail`` in stable English (docs/EVENTS.md); the console writes it in its own
 language by finding the template a text was made from (``console/models/messages.py``), so each text
-is made here and only here. A field holding another template's text (``err``, ``why``…) is nested:
-the console translates it in turn. Field names say what a value is (``seat``, ``play``, ``cards``…),
-which is how the console knows to write a seat or a pattern's name in its language.
+is made here and only here; the three the rules layer raises (it sits below this one) are made in
+``rules/details.py`` and listed here with the rest. A field holding another template's text (``err``,
+``why``…) is nested: the console translates it in turn. Field names say what a value is (``seat``,
+``play``, ``cards``…), which is how the console knows to write a seat or a pattern's name in its language.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-
-@dataclass(frozen=True)
-class Detail:
-    """A named English template; ``Detail(...)(**values)`` formats it (``{name}`` / ``{name:spec}``)."""
-
-    name: str
-    text: str
-
-    def __call__(self, **values: Any) -> str:
-        return self.text.format(**values)
-
+from referee_station.core.details import Detail
+from referee_station.rules.details import BAD_DECLARED_KEY as BAD_DECLARED_KEY
+from referee_station.rules.details import BAD_DECLARED_KIND as BAD_DECLARED_KIND
+from referee_station.rules.details import COPIES as COPIES
 
 FLAG = Detail("flag", "{offence}: {detail} ({rule})")
 """The whole ``detail`` of a flag: the offence's English name, the detail below, the rule it cites."""
@@ -82,12 +73,6 @@ DECLARED = Detail("declared", "declared {declared}")
 DECLARATION_MISMATCH = Detail(
     "declaration_mismatch", "{problem}, but the cards read only as {readings}; read as undeclared"
 )
-COPIES = Detail("copies", "{card} appears {n} times; two decks hold only {most} (R-CARD-1)")
-"""Raised by ``rules.cards.check_copies`` (the rules layer sits below this one; a test holds the two together)."""
-BAD_DECLARED_KIND = Detail("bad_declared_kind", "declared kind '{kind}' is not a pattern (R-PAT, R-WILD-3)")
-"""Raised by ``rules.compare.Declaration.parse`` (a test holds the two together)."""
-BAD_DECLARED_KEY = Detail("bad_declared_key", "declared key '{key}' is not a rank (R-WILD-3)")
-"""Raised by ``rules.compare.Declaration.parse`` (a test holds the two together)."""
 
 # -- the cards a seat holds (R-CARD-1) --------------------------------------------------------------
 OVERFLOW = Detail("overflow", "{n} cards played with {left} left")
@@ -127,5 +112,6 @@ ONE_CARD = Detail("one_card", "settle: a {type} is one card, got {cards}")
 
 
 def templates() -> tuple[Detail, ...]:
-    """Every template of this module (the console's catalogue is checked against them all)."""
+    """Every template of this module, the rules layer's three included (the console's catalogue is checked
+    against them all)."""
     return tuple(value for value in globals().values() if isinstance(value, Detail))

@@ -23,7 +23,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
-from referee_station.core import DECISIONS, Clock, Decision, Seat, Side
+from referee_station.core import DECISIONS, Clock, Decision, Seat, Side, Unit
 
 # The seat tables are the core's (one definition); named here too for the log's many readers.
 from referee_station.core import NEXT_SEAT as NEXT_SEAT
@@ -416,8 +416,6 @@ class Tick(Moment):
     TYPE: ClassVar[str] = "tick"
 
 
-HEALTH_UNITS: tuple[str, ...] = ("camera", "timer", "seats")
-"""The table's sources whose health the station watches and logs."""
 HEALTH_STATES = frozenset({"ok", "lost", "frozen", "dark", "moved", "offline"})
 
 
@@ -427,7 +425,7 @@ class Health(Record):
     ruling made while the camera was away can be judged later with that known; the referee ignores it."""
 
     TYPE: ClassVar[str] = "health"
-    unit: str = "camera"
+    unit: Unit = Unit.CAMERA
     state: str = "ok"
     detail: str = ""
 
@@ -435,13 +433,13 @@ class Health(Record):
     def from_json(cls, obj: Mapping[str, Any]) -> Health:
         kind = cls.TYPE
         unit, state, detail = _need(obj, "unit", kind), _need(obj, "state", kind), obj.get("detail", "")
-        if unit not in HEALTH_UNITS:
-            raise EventError(f"health: field 'unit' must be one of {' '.join(HEALTH_UNITS)}, got {unit!r}")
+        if not isinstance(unit, str) or unit not in tuple(Unit):
+            raise EventError(f"health: field 'unit' must be one of {' '.join(Unit)}, got {_shown(unit)}")
         if state not in HEALTH_STATES:
             raise EventError(f"health: field 'state' must be one of {' '.join(sorted(HEALTH_STATES))}, got {state!r}")
         if not isinstance(detail, str):
             raise EventError(f"health: field 'detail' must be text, got {detail!r}")
-        return cls(_time(obj, kind), unit, state, detail)
+        return cls(_time(obj, kind), Unit(unit), state, detail)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+from referee_station.core import Health
 from referee_station.devices.messages import Countdown as TimerCountdown
 from referee_station.station.live.hall import LiveHall
 from referee_station.station.live.runner import TableRunner
@@ -40,5 +41,5 @@ def test_passes_and_reports_are_heard_through_the_seat_units():
 
     assert findings(updates) == findings(straight) == [("S", "out_of_turn_play"), ("N", "out_of_turn_pass")]
     assert updates[-1].snapshot.levels == straight[-1].snapshot.levels == {"EW": "5", "NS": "2"}
-    assert updates[-1].health == {"camera": True, "timer": True, "seats": True}
+    assert updates[-1].health == Health()
     assert any(isinstance(m, TimerCountdown) for m in runner.devices.emulator.commands)

@@ -9,10 +9,11 @@ import pytest
 from referee_station.console.models.messages import FIELD, FLAG_DETAILS, flag_detail, localize
 from referee_station.console.qt.alert_view import TEXT_COLUMN
 from referee_station.console.qt.window import ConsoleWindow
+from referee_station.core.details import Detail
 from referee_station.rules import Card, Declaration, DeclarationError, DuplicateCardError
+from referee_station.rules import details as rules_details
 from referee_station.rules.cards import check_copies
 from referee_station.table import details
-from referee_station.table.details import Detail
 from tests.console.helpers import Wired, wrong_plays
 from tests.console.language import HAN, RULE_IDS, WORD
 from tests.table.helpers import Table
@@ -50,18 +51,25 @@ def test_cards_in_a_detail_are_drawn_with_ten_as_10():
     assert localize(beaten, "zh") == "单张 10 压不过 对子 大王（级牌 10，R-CMP）"
 
 
-def test_the_rules_layers_texts_are_the_templates_copied():
-    """The rules layer sits below the table layer, so three of its texts are copied there: held together here."""
+def test_the_rules_layers_templates_are_listed_with_the_tables():
+    """The rules layer sits below the table layer and raises three details itself: made once in
+    rules/details.py, listed by table.details (so the catalogue is checked against them), and what its
+    errors say is read in Chinese."""
+    raised = [value for value in vars(rules_details).values() if isinstance(value, Detail)]
+    assert len(raised) == 3 and set(raised) <= set(details.templates())
     with pytest.raises(DuplicateCardError) as err:
         check_copies([Card.parse("3s")] * 3)
-    assert str(err.value) == details.COPIES(card="3s", n=3, most=2)
-    for declared, template in (
-        ({"kind": "wheel"}, details.BAD_DECLARED_KIND(kind="wheel")),
-        ({"kind": "pair", "key": "Z"}, details.BAD_DECLARED_KEY(key="Z")),
-    ):
+    texts = [str(err.value)]
+    for declared in ({"kind": "wheel"}, {"kind": "pair", "key": "Z"}):
         with pytest.raises(DeclarationError) as err:
             Declaration.parse(declared)
-        assert str(err.value) == template
+        texts.append(str(err.value))
+    assert texts == [
+        "3s appears 3 times; two decks hold only 2 (R-CARD-1)",
+        "declared kind 'wheel' is not a pattern (R-PAT, R-WILD-3)",
+        "declared key 'Z' is not a rank (R-WILD-3)",
+    ]
+    assert all(HAN.search(localize(text, "zh")) for text in texts)
 
 
 def test_real_flags_read_in_chinese_and_keep_the_logs_english():

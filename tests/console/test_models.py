@@ -10,6 +10,7 @@ import pytest
 from referee_station.console.models.hall import tile_of
 from referee_station.console.models.manual import ManualEntryError, parse_entry
 from referee_station.console.models.picker import GRID, CardPicker
+from referee_station.core import Unit
 from referee_station.station.live.feed import jsonl_feed
 from referee_station.table.events import Pass, PlayCards, Report, Return, Tribute
 from tests.console.helpers import RecordingTable, Wired, one_deal_with_flags, two_warnings
@@ -87,7 +88,7 @@ def test_hall_sorts_worst_first_and_filters():
     assert [t.table for t in hall.tiles(now, frozenset({"warning"}))] == ["T2"]
     assert [t.table for t in hall.tiles(now, text="3")] == ["T3"]
     assert {t.state for t in hall.tiles(now + 60)} == {"offline"}
-    hall.tables["T3"].health["camera"] = False
+    hall.tables["T3"].health = hall.tables["T3"].health.replace(Unit.CAMERA, False)
     assert hall.tiles(now, text="3")[0].state == "offline"
     tile = hall.tiles(now, text="3")[0]
     assert (tile.to_act, tile.action, tile.deal) == ("E", "lead", 1)

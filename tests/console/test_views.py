@@ -15,6 +15,7 @@ from referee_station.console.qt.register_view import RegisterView
 from referee_station.console.qt.sheet_view import SheetView
 from referee_station.console.qt.table_view import TableView
 from referee_station.console.qt.window import ConsoleWindow
+from referee_station.core import Health
 from referee_station.table.events import PlayCards
 from tests.console.helpers import Wired, one_deal_with_flags, shown_active, two_warnings
 
@@ -284,5 +285,5 @@ def test_a_camera_without_image_takes_the_tile_offline(qtbot):
     qtbot.addWidget(view)
     wired.run()
     view.refresh()
-    assert wired.model.table("T1").health == {"camera": False, "timer": True, "seats": True}
+    assert wired.model.table("T1").health == Health(camera=False, timer=True, seats=True)
     assert "离线" in view.tiles["T1"].text() and "✘摄像头" in view.tiles["T1"].text()

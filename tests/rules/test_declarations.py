@@ -36,7 +36,7 @@ def test_a_declaration_is_normalised(declared: dict, kind: Kind, key: str | None
     ("declared", "message"),
     [
         ({"kind": "flush"}, "'flush' is not a pattern"),
-        ({}, "None is not a pattern"),
+        ({}, "declared kind 'None' is not a pattern"),
         ({"kind": "pair", "key": "1"}, "declared key '1' is not a rank"),
     ],
 )

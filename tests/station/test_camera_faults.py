@@ -10,6 +10,7 @@ from contextlib import ExitStack
 import numpy as np
 import pytest
 
+from referee_station.core import Unit
 from referee_station.log.jsonl import read_jsonl
 from referee_station.station.loop import drive
 from referee_station.station.orchestrator import Source
@@ -78,8 +79,8 @@ def test_camera_faults_show_and_lose_nothing(opening, tmp_path):
     noticed_after = {FROZEN: 3.5, MOVED: 0.5, DARK: 1.5, LOST: 2.5}  # frozen 3 s, dark 1 s, lost 2 s (health.py)
     for (start, end), delay in noticed_after.items():  # the tile: camera down while it is faulty
         during = [s for s in steps if start + delay <= s.t < end]
-        assert during and all(not s.health["camera"] for s in during), (start, end)
-    assert steps[-1].health["camera"]
+        assert during and all(not s.health.ok(Unit.CAMERA) for s in during), (start, end)
+    assert steps[-1].health.ok(Unit.CAMERA)
     heard = [(s.t, f.event) for s in steps for f in s.fed if f.source is Source.SEATS]
     assert [e for _, e in heard] == [PRESSED] and LOST[0] < heard[0][0] < LOST[1]  # refereed while away
     truth = [r.record for r in read_jsonl(log)[0]]

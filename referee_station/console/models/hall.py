@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from referee_station.console.models.signal import Signal
 from referee_station.console.models.table import TableModel
+from referee_station.core import Health
 
 STATES = ("normal", "countdown", "warning", "infraction", "foul", "offline")
 """Tile states, least severe first (正常 / 读秒 / 警告 / 违例 / 犯规 / 离线)."""
@@ -39,7 +40,7 @@ class Tile:
     """Seconds left on the clock of the seat to act; negative in the 读秒 grace."""
     levels: dict[str, str]
     deal: int
-    health: dict[str, bool]
+    health: Health
     age: float | None
     """Wall seconds since the table's last event."""
     winner: str | None = None
@@ -64,7 +65,7 @@ def tile_of(model: TableModel, wall_now: float) -> Tile:
         if STATES.index(candidate) > STATES.index(state):
             state = candidate
     silent = age is not None and age > OFFLINE_AFTER and model.match_end is None  # a finished match is quiet
-    if not model.online or not all(model.health.values()) or silent:
+    if not model.online or not model.health.all_ok or silent:
         state = "offline"
     return Tile(
         table=model.table,
@@ -74,7 +75,7 @@ def tile_of(model: TableModel, wall_now: float) -> Tile:
         remaining=clock[2] if clock else None,
         levels=dict(model.levels),
         deal=0 if model.deal is None else model.deal.number,
-        health=dict(model.health),
+        health=model.health,
         age=age,
         winner=None if model.match_end is None else model.match_end.winner,
         paused=model.paused_at is not None,

@@ -16,6 +16,7 @@ from typing import Any
 
 from referee_station.console.models.cards import card_text, face, level_text
 from referee_station.console.models.i18n import tr
+from referee_station.core.details import Detail
 from referee_station.deck.mismatch import MISMATCH
 from referee_station.rules import KIND_NAMES
 from referee_station.station.health import REMEDY, SEATS_BACK, SEATS_OFFLINE, CameraState
@@ -63,7 +64,7 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
 
 FIELD = re.compile(r"\{(\w+)(?::[^}]*)?\}")
 
-FLAG_DETAILS: dict[D.Detail, str] = {
+FLAG_DETAILS: dict[Detail, str] = {
     D.NOT_INPUT: "「{type}」不是输入事件",
     D.TIME_BACKWARDS: "时间倒退：{t} 早于 {now}",
     D.NOT_APPLIED: "无法执行{type}：{err}",

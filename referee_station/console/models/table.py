@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee_station.console.models.signal import Signal
-from referee_station.core import DealView, LastPlay, TableState
+from referee_station.core import DealView, Health, LastPlay, TableState
 from referee_station.hall.evidence import frame_jpeg
-from referee_station.station.live.update import HEALTH_UNITS, TABLE_SOURCES, TableUpdate
+from referee_station.station.live.update import TABLE_SOURCES, TableUpdate
 from referee_station.table.events import (
     Clear,
     DealEnd,
@@ -59,7 +59,7 @@ class TableModel:
         self.snapshot = TableState.fresh()
         self.now = 0.0
         self.last_wall: float | None = None
-        self.health: dict[str, bool] = dict.fromkeys(HEALTH_UNITS, True)
+        self.health = Health()
         self.online = True
         """Whether the table's station is connected (the head console: its hall ``status``)."""
         self.flags: dict[int, Flag] = {}
@@ -124,7 +124,7 @@ class TableModel:
         self.snapshot = update.snapshot
         self.now = max(self.now, ev.t)
         self.last_wall = update.produced
-        self.health = dict(update.health)
+        self.health = update.health
         if update.frame is not None:
             self.frame = update.frame
         if isinstance(ev, MatchStart):  # a new match (a new station log at the head): its replay starts here

@@ -30,6 +30,7 @@ from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.hall import STATES, Tile
 from referee_station.console.models.i18n import tr
 from referee_station.console.qt.style import STATE_COLOURS
+from referee_station.core import Unit
 
 COLUMNS = 4
 REFRESH_MS = 250
@@ -43,7 +44,7 @@ def tile_html(tile: Tile, lang: str) -> str:
         if tile.remaining is not None:  # negative, signed, in the 读秒 grace (R-TIME-3)
             left = f" {tile.remaining:+.0f} s" if tile.remaining < 0 else f" {tile.remaining:.0f} s"
         clock = f"{tr('to_act', lang)} {tr(tile.to_act, lang)} {tr(tile.action or '', lang)}{left}"
-    units = " ".join(("✔" if ok else "✘") + tr(unit, lang) for unit, ok in tile.health.items())
+    units = " ".join(("✔" if tile.health.ok(unit) else "✘") + tr(unit, lang) for unit in Unit)
     age = "—" if tile.age is None else f"{tile.age:.0f} s"
     levels = (
         f"{tr('EW', lang)} {level_text(tile.levels.get('EW'))} · {tr('NS', lang)} {level_text(tile.levels.get('NS'))}"

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from referee_station.core import Health, Unit
 from referee_station.station.live.camera import CameraTable
 from referee_station.station.live.devices import DeviceBridge
 from referee_station.station.live.feed import FrameSource, TableFeed
@@ -126,7 +127,7 @@ class TableRunner:
 
     def _update(self, fed: Fed, step: Step) -> TableUpdate:
         frame = None
-        health = dict(step.health)
+        health = step.health
         if self.video is not None and fed.source is Source.CAMERA:
             self.video.camera_events.append(fed.event)
         if self.video is not None and fed.frame is not None:
@@ -135,11 +136,11 @@ class TableRunner:
             if isinstance(fed.event, PlayCards) or any(isinstance(o, Flag) for o in fed.outputs):
                 frame = self.camera.frame(fed.event.t)
                 self.camera_ok = frame is not None  # a camera that gives no image is down: tile 离线
-            health["camera"] = self.camera_ok
+            health = health.replace(Unit.CAMERA, self.camera_ok)
         return table_update(self.name, fed, health, frame)
 
 
-def table_update(table: str, fed: Fed, health: dict[str, bool], frame: np.ndarray | None) -> TableUpdate:
+def table_update(table: str, fed: Fed, health: Health, frame: np.ndarray | None) -> TableUpdate:
     """What crosses to the console for one fed event (``frame``: the rectified table image, RGB)."""
     return TableUpdate(
         table=table,

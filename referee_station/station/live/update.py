@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee_station.core import TableState
-from referee_station.table.events import HEALTH_UNITS, Output, Record
+from referee_station.core import Health, TableState
+from referee_station.table.events import Output, Record
 
 TABLE_SOURCES = frozenset({"table", "seats", "camera", "station"})
 """``who`` of events from the table itself (its feed, its seat units, its camera, the station's own deal
@@ -36,4 +36,4 @@ class TableUpdate:
     who: str = "table"
     produced: float = 0.0
     frame: Any = None
-    health: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(HEALTH_UNITS, True))
+    health: Health = field(default_factory=Health)
