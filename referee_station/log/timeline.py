@@ -26,7 +26,7 @@ def describe(output: Output) -> str:
         spec = OFFENCES.get(output.offence)
         name = f"{spec.zh} {spec.en}" if spec else output.offence
         who = f"{output.seat} ({output.side})" if output.seat else "table"
-        cards = f" [{' '.join(output.cards)}]" if output.cards else ""
+        cards = f" [{' '.join(map(str, output.cards))}]" if output.cards else ""
         return f"flag #{output.id} {who}: {name} — {_penalty(output.penalty)} ({output.rule}){cards}: {output.detail}"
     if isinstance(output, Penalty):
         ids = ", ".join(f"#{i}" for i in output.flags)

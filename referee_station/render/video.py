@@ -133,7 +133,7 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
         t = event.t
         take_up(t)
         if isinstance(event, Exchange):  # a tribute or a return: one card shown in the giver's play area (CLOTH.md)
-            play[event.seat] = random_row(rng, [event.card])
+            play[event.seat] = random_row(rng, [event.card.code])
             card = play[event.seat][0]
             hand(event.seat, t, (card.x, card.y - CARD_H / 2 + 1.0), rng.uniform(0.5, 0.9), rng.uniform(0.3, 0.6))
             snapshot(t)
@@ -142,7 +142,7 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
         elif isinstance(event, PlayCards):
             if play[event.seat]:
                 to_discard(event.seat)
-            play[event.seat] = random_row(rng, list(event.cards))
+            play[event.seat] = random_row(rng, [card.code for card in event.cards])
             row = play[event.seat]
             x = sum(c.x for c in row) / len(row)
             bottom = min(c.y for c in row) - CARD_H / 2

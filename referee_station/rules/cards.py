@@ -116,6 +116,13 @@ class Card:
     def __reduce__(self) -> tuple[type[Card], tuple[str]]:
         return (Card, (self.code,))
 
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        """Interned: a copy is the card itself (the doubtful-read worlds deep-copy hands of cards)."""
+        return self
+
     def __repr__(self) -> str:
         return f"Card({self.code!r})"
 

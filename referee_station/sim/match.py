@@ -264,7 +264,7 @@ class MatchSimulator:
             leader = self.rng.choice(SIDE_SEATS[OTHER_SIDE[self.last_foul]])
         elif self.last_order is None:
             leader = self.rng.choice(SEATS)
-        self.out.at(DealStart(t, leader, {seat: tuple(c.code for c in hand) for seat, hand in hands.items()}))
+        self.out.at(DealStart(t, leader, {seat: tuple(hand) for seat, hand in hands.items()}))
         deal = _Deal(self.level, hands)
         start = t
         if leader is None:
@@ -333,10 +333,10 @@ class MatchSimulator:
                 self._inject(start + limit + GRACE, seat, "overtime")
             if offence is not None and offence[0] in ("wrong_tribute", "wrong_return"):
                 assert wrong is not None
-                self.out.at(kind(t, seat, wrong.code))
+                self.out.at(kind(t, seat, wrong))
                 self._inject(t, seat, offence[0])
                 t = round(t + self.rng.uniform(0.3, 1.0), 2)
-            self.out.at(kind(t, seat, right[seat].code))
+            self.out.at(kind(t, seat, right[seat]))
         return complete
 
     def _play(self, deal: _Deal, leader: str, start: float) -> list[str]:
@@ -411,16 +411,16 @@ class MatchSimulator:
             self.out.at(Pass(tv, seat))
         elif kind == "out_of_turn_play":
             lowest = min(hand, key=lambda c: (single_order(c, deal.level), c.index))
-            self.out.at(PlayCards(tv, seat, (lowest.code,)))
+            self.out.at(PlayCards(tv, seat, (lowest,)))
         elif kind == "illegal_pattern":
             cards = illegal_cards(hand, deal.level)
             assert cards is not None
-            self.out.at(PlayCards(tv, seat, tuple(c.code for c in cards)))
+            self.out.at(PlayCards(tv, seat, tuple(cards)))
         else:
             assert deal.last is not None
             weak = not_beating(hand, deal.last[1], deal.level)
             assert weak is not None
-            self.out.at(PlayCards(tv, seat, tuple(weak.codes)))
+            self.out.at(PlayCards(tv, seat, weak.cards))
         self._inject(tv, seat, kind)
 
     @staticmethod
@@ -429,7 +429,7 @@ class MatchSimulator:
         declared = None
         if len(classify(move.cards, level)) > 1:
             declared = {"kind": str(move.kind), "key": move.key}
-        return PlayCards(t, seat, tuple(move.codes), declared)
+        return PlayCards(t, seat, move.cards, declared)
 
     def _after_action(self, deal: _Deal, t: float, missed: _MissedReport | None) -> _MissedReport | None:
         """Count one further action against a withheld report (R-REPORT-2)."""

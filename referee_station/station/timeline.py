@@ -14,7 +14,7 @@ from referee_station.table.events import DealEnd, Flag, MatchEnd, PlayCards, Rec
 def _what(event: Record) -> str:
     if isinstance(event, PlayCards):
         conf = f" ({event.confidence:.2f})" if event.confidence else ""
-        return f"play {event.seat} {' '.join(event.cards)}{conf}"
+        return f"play {event.seat} {' '.join(map(str, event.cards))}{conf}"
     return event.to_line()
 
 

@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import replace
 
 from referee_station.core import PendingRead, TableState
+from referee_station.rules import Card
 from referee_station.table import details as D
 from referee_station.table.config import RulesConfig
 from referee_station.table.doubt import FlagIds, Judge, as_sure, same
@@ -80,7 +81,8 @@ class CorrectingReferee:
         open flags are those sent (open in every world)."""
         out = self.main.snapshot()
         pending = tuple(
-            PendingRead(p.flag, p.event.t, p.event.seat, p.event.cards, p.readings) for p in self.judge.pending
+            PendingRead(p.flag, p.event.t, p.event.seat, _codes(p.event.cards), tuple(map(_codes, p.readings)))
+            for p in self.judge.pending
         )
         if len(self.judge.worlds) > 1:
             out = replace(out, open_flags=tuple(self.judge.open_flags()))
@@ -113,7 +115,7 @@ class CorrectingReferee:
         if target is None:
             return D.NOTHING_TO_SETTLE(seat=event.seat, at=event.at)
         if not isinstance(target, PlayCards) and len(event.cards) != 1:
-            return D.ONE_CARD(type=target.TYPE, cards=" ".join(event.cards))
+            return D.ONE_CARD(type=target.TYPE, cards=" ".join(_codes(event.cards)))
         return None
 
     def _corrected(self, end: int) -> list[Record]:
@@ -181,7 +183,12 @@ def _reason(correction: Settle | Reverse) -> str:
     if isinstance(correction, Reverse):
         return f"ruling on flag {correction.flag} reversed: {correction.reason}"
     why = f": {correction.reason}" if correction.reason else ""
-    return f"{correction.seat}'s cards at t={correction.at:.3f} settled as {' '.join(correction.cards)}{why}"
+    return f"{correction.seat}'s cards at t={correction.at:.3f} settled as {' '.join(_codes(correction.cards))}{why}"
+
+
+def _codes(cards: tuple[Card, ...]) -> tuple[str, ...]:
+    """Cards as the snapshot and the texts name them (the console reads codes)."""
+    return tuple(card.code for card in cards)
 
 
 def _flag_of(output: Output) -> int | None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee_station.core import Phase
-from referee_station.rules import RulesError, classify, follow_reading, parse_cards
+from referee_station.rules import Card, RulesError, classify, follow_reading, parse_cards
 from referee_station.rules.cards import COPIES
 from referee_station.table import details as D
 from referee_station.table.config import RulesConfig
@@ -44,7 +44,7 @@ MAX_WORLDS = 16
 VOIDED = VOIDING | {"uncertain_read"}
 """Flags of a world's own judgement that take the action back: the rules' void ones, and a play read
 below ``min_confidence`` that is no legal play (``TableReferee`` flags it for a look, not lays it)."""
-UNREAD: tuple[str, ...] = ()
+UNREAD: tuple[Card, ...] = ()
 """The reading "some legal play of these many cards, which we cannot read" (``TableReferee.lay_unread``):
 what a play read below ``min_confidence`` may be when no alternative is known or none is legal."""
 
@@ -53,7 +53,7 @@ what a play read below ``min_confidence`` may be when no alternative is known or
 class Candidate:
     """One reading of a play: its cards, left to right, and the product of their probabilities."""
 
-    cards: tuple[str, ...]
+    cards: tuple[Card, ...]
     p: float
 
 
@@ -64,7 +64,7 @@ class Pending:
 
     flag: int | None
     event: PlayCards
-    readings: tuple[tuple[str, ...], ...]
+    readings: tuple[tuple[Card, ...], ...]
 
 
 def candidates(ev: PlayCards, margin: float) -> tuple[Candidate, ...]:
@@ -74,15 +74,15 @@ def candidates(ev: PlayCards, margin: float) -> tuple[Candidate, ...]:
     known. Readings that are the same cards in another order are one reading."""
     if ev.alternatives is None:
         return (Candidate(ev.cards, 1.0 if ev.confidence is None else ev.confidence),)
-    per_card: list[list[tuple[str, float]]] = []
-    for code, alternatives in zip(ev.cards, ev.alternatives, strict=True):
+    per_card: list[list[tuple[Card, float]]] = []
+    for card, alternatives in zip(ev.cards, ev.alternatives, strict=True):
         best = max(p for _, p in alternatives)
-        close = [(c, p) for c, p in alternatives if p >= best - margin and c != code][: MAX_PER_CARD - 1]
-        read_p = next((p for c, p in alternatives if c == code), best)
-        per_card.append([(code, read_p), *close])
+        close = [(c, p) for c, p in alternatives if p >= best - margin and c is not card][: MAX_PER_CARD - 1]
+        read_p = next((p for c, p in alternatives if c is card), best)
+        per_card.append([(card, read_p), *close])
     beam: list[Candidate] = [Candidate((), 1.0)]
     for i, options in enumerate(per_card):  # the most probable partial readings only: a long play has many
-        grown = [Candidate((*c.cards, code), c.p * p) for c, (code, p) in itertools.product(beam, options)]
+        grown = [Candidate((*c.cards, card), c.p * p) for c, (card, p) in itertools.product(beam, options)]
         read = ev.cards[: i + 1]
         beam = _distinct(sorted(grown, key=lambda c: (c.cards != read, -c.p)))[: MAX_READINGS * 4]
     return tuple(beam[:MAX_READINGS])
@@ -90,7 +90,7 @@ def candidates(ev: PlayCards, margin: float) -> tuple[Candidate, ...]:
 
 def _distinct(readings: list[Candidate]) -> list[Candidate]:
     """The first of the readings that are the same cards in another order."""
-    seen: set[tuple[str, ...]] = set()
+    seen: set[tuple[Card, ...]] = set()
     out: list[Candidate] = []
     for cand in readings:
         key = tuple(sorted(cand.cards))
@@ -100,12 +100,12 @@ def _distinct(readings: list[Candidate]) -> list[Candidate]:
     return out
 
 
-def as_sure(ev: PlayCards, cards: tuple[str, ...]) -> PlayCards:
+def as_sure(ev: PlayCards, cards: tuple[Card, ...]) -> PlayCards:
     """The play read as ``cards`` for certain: what a world is fed, and what a settled play becomes."""
     return replace(ev, cards=cards, confidence=None, alternatives=None)
 
 
-def _legal(world: TableReferee, cards: tuple[str, ...]) -> bool:
+def _legal(world: TableReferee, cards: tuple[Card, ...]) -> bool:
     """Whether ``cards`` are a legal pattern that beats the trick here (R-PAT, R-CMP, R-WILD-3): the
     part of the rules core's judgement of a play that depends on the cards (the turn does not)."""
     deal = world.deal
@@ -119,7 +119,7 @@ def _legal(world: TableReferee, cards: tuple[str, ...]) -> bool:
     return not deal.readings or follow_reading(plays, deal.readings, deal.level) is not None
 
 
-def _fits(world: TableReferee, ev: PlayCards, cards: tuple[str, ...]) -> bool:
+def _fits(world: TableReferee, ev: PlayCards, cards: tuple[Card, ...]) -> bool:
     """The ledger: no third copy of a card seen this deal, and in the seat's hand when it is known."""
     deal = world.deal
     if deal is None:
@@ -131,7 +131,7 @@ def _fits(world: TableReferee, ev: PlayCards, cards: tuple[str, ...]) -> bool:
     return hand is None or not deal.first_play_done or not (laid - hand)
 
 
-def weigh(world: TableReferee, ev: PlayCards, config: RulesConfig) -> tuple[tuple[str, ...], ...] | None:
+def weigh(world: TableReferee, ev: PlayCards, config: RulesConfig) -> tuple[tuple[Card, ...], ...] | None:
     """The readings a doubtful play is to be judged under, best first; None when the play is judged
     as read: a sure read that stands, or a sure one that no close reading would make legal (a wrong
     play read with confidence is still a wrong play). Read below ``min_confidence`` with no
@@ -161,7 +161,7 @@ def weigh(world: TableReferee, ev: PlayCards, config: RulesConfig) -> tuple[tupl
     return (*chosen, *read) if ev.alternatives is not None else (*chosen, *read, UNREAD)
 
 
-def _lying(world: TableReferee, seat: str) -> tuple[str, ...] | None:
+def _lying(world: TableReferee, seat: str) -> tuple[Card, ...] | None:
     """The cards ``seat`` laid last this deal when that play is its latest action (nothing since: its
     cards still lie in its play area, or were cleared with the trick), else None."""
     deal = world.deal
@@ -173,7 +173,7 @@ def _lying(world: TableReferee, seat: str) -> tuple[str, ...] | None:
     return tuple(last["cards"])
 
 
-def _overlap(these: Iterable[str], those: Iterable[str]) -> int:
+def _overlap(these: Iterable[Card], those: Iterable[Card]) -> int:
     return sum((Counter(these) & Counter(those)).values())
 
 
@@ -200,8 +200,8 @@ def missed_exchange(world: TableReferee, ev: PlayCards, config: RulesConfig) -> 
     return low and deal is not None and deal.phase in (Phase.TRIBUTE, Phase.RETURN) and len(ev.cards) > 1
 
 
-def _describe(cards: Iterable[str]) -> str:
-    return " ".join(cards)
+def _describe(cards: Iterable[Card]) -> str:
+    return " ".join(card.code for card in cards)
 
 
 class FlagIds:
@@ -352,12 +352,12 @@ class Judge:
         return sorted(set.intersection(*opened))
 
     def note(
-        self, t: float, offence: str, seat: str | None, detail: str, cards: tuple[str, ...] | None
+        self, t: float, offence: str, seat: str | None, detail: str, cards: tuple[Card, ...] | None
     ) -> list[Output]:
         """An anomaly raised in every world (so its number and its ruling are known in each)."""
         return common([world.note(t, offence, seat, detail, cards) for world in self.worlds])
 
-    def _hold(self, ev: PlayCards, readings: tuple[tuple[str, ...], ...]) -> list[Output]:
+    def _hold(self, ev: PlayCards, readings: tuple[tuple[Card, ...], ...]) -> list[Output]:
         readings = readings[: max(1, MAX_WORLDS // len(self.worlds))]
         pending = Pending(None, ev, readings)
         out: list[Output] = []

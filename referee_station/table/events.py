@@ -8,7 +8,8 @@ Input events are written by the sources (vision tracker, seat units, timer, cons
 
 Seats, sides, penalties and decisions are the contract core's enums (``referee_station.core``,
 R-SEAT-1/2, R-PEN): ``StrEnum`` values equal to the strings the log writes, so a log reads and
-writes back unchanged.
+writes back unchanged. Cards are the rules layer's :class:`~referee_station.rules.Card` (R-CARD-1),
+written as their codes.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import json
 import math
 import re
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
@@ -89,16 +90,18 @@ def _seat(obj: Mapping[str, Any], kind: str, name: str = "seat") -> Seat:
     return Seat(value)
 
 
-def _card(value: Any, kind: str, name: str) -> str:
+def _card(value: Any, kind: str, name: str) -> Card:
+    if type(value) is Card:
+        return value
     if not isinstance(value, str):
         raise EventError(f"{kind}: field {name!r}: a card code is a string, got {_shown(value)} (R-CARD-1)")
     try:
-        return Card.parse(value).code
+        return Card.parse(value)
     except RulesError as err:
         raise EventError(f"{kind}: field {name!r}: {err}") from err
 
 
-def _cards(value: Any, kind: str, name: str) -> tuple[str, ...]:
+def _cards(value: Any, kind: str, name: str) -> tuple[Card, ...]:
     if isinstance(value, str):
         value = value.split()
     if not isinstance(value, (list, tuple)):
@@ -127,6 +130,77 @@ def _int(value: Any, kind: str, name: str, low: int, high: int) -> int:
     return value
 
 
+_Coerce = Callable[[Any, str, str], Any]
+"""Turns a field's value (record type, field name) into its typed value or raises :class:`EventError`."""
+
+
+def _card_coercion(hint: Any) -> _Coerce | None:
+    """How a field typed ``hint`` takes card codes in place of :class:`Card` values (``Card``,
+    ``tuple[Card, ...]``, and tuples, dicts and optionals holding them); None when it holds no card."""
+    if hint is Card:
+        return _card
+    origin, args = get_origin(hint), get_args(hint)
+    if origin in (Union, types.UnionType):
+        inner = next(filter(None, map(_card_coercion, args)), None)
+        return None if inner is None else lambda v, kind, name: None if v is None else inner(v, kind, name)
+    if origin is tuple and args == (Card, Ellipsis):
+        return _cards
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = _card_coercion(args[0])
+        if item is None:
+            return None
+        return lambda v, kind, name: tuple(item(x, kind, name) for x in _sequence(v, kind, name))
+    if origin is tuple:
+        parts = [_card_coercion(arg) for arg in args]
+
+        def fixed(v: Any, kind: str, name: str) -> tuple[Any, ...]:
+            if len(_sequence(v, kind, name)) != len(parts):
+                raise EventError(f"{kind}: field {name!r} must hold {len(parts)} items, got {_shown(v)}")
+            return tuple(x if part is None else part(x, kind, name) for part, x in zip(parts, v, strict=True))
+
+        return None if parts.count(None) == len(parts) else fixed
+    if origin is dict:
+        value = _card_coercion(args[1])
+
+        def mapping(v: Any, kind: str, name: str) -> dict[Any, Any]:
+            if not isinstance(v, Mapping):
+                raise EventError(f"{kind}: field {name!r} must be an object, got {_shown(v)}")
+            return {k: value(x, kind, f"{name}.{k}") for k, x in v.items()}
+
+        return None if value is None else mapping
+    return None
+
+
+def _sequence(value: Any, kind: str, name: str) -> list[Any] | tuple[Any, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise EventError(f"{kind}: field {name!r} must be a list, got {_shown(value)}")
+    return value
+
+
+@functools.cache
+def _card_fields(cls: type) -> tuple[tuple[str, _Coerce], ...]:
+    """The fields of a record class that hold cards, each with its coercion from codes."""
+    hints = get_type_hints(cls)
+    found = ((f.name, _card_coercion(hints[f.name])) for f in fields(cls))
+    return tuple((name, coerce) for name, coerce in found if coerce is not None)
+
+
+@functools.cache
+def _card_names(cls: type) -> frozenset[str]:
+    return frozenset(name for name, _ in _card_fields(cls))
+
+
+def _codes(value: Any) -> Any:
+    """A card field's value as the log writes it: every :class:`Card` its code, tuples lists."""
+    if type(value) is Card:
+        return value.code
+    if isinstance(value, (tuple, list)):
+        return [_codes(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _codes(item) for key, item in value.items()}
+    return value
+
+
 @functools.cache
 def _enum_fields(cls: type) -> tuple[tuple[str, type[StrEnum]], ...]:
     """The fields of a record class whose type is a core enum (or an optional one)."""
@@ -152,9 +226,14 @@ class Record:
     t: float
 
     def __post_init__(self) -> None:
-        """A seat, side, penalty or decision given as its string becomes the core's enum, so that a
-        record built in code (``Ruling(t, 1, "confirm")``) is the record the log reads back; a
-        string that is none of the enum's values is this record's :class:`EventError`."""
+        """A seat, side, penalty or decision given as its string becomes the core's enum, and a card
+        code its :class:`Card`, so that a record built in code (``Ruling(t, 1, "confirm")``,
+        ``PlayCards(t, "E", ("5s", "5h"))``) is the record the log reads back; a string that is
+        none of the enum's values, or no card's code (R-CARD-1), is this record's :class:`EventError`."""
+        for name, coerce in _card_fields(type(self)):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, coerce(value, self.TYPE, name))
         for name, kind in _enum_fields(type(self)):
             value = getattr(self, name)
             if value is None or type(value) is kind:
@@ -165,13 +244,16 @@ class Record:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"t": self.t, "type": self.TYPE}
+        card_fields = _card_names(type(self))
         for f in fields(self):
             if f.name == "t":
                 continue
             value = getattr(self, f.name)
             if value is None and f.name in self.OPTIONAL:
                 continue
-            if isinstance(value, tuple):
+            if f.name in card_fields:
+                value = _codes(value)
+            elif isinstance(value, tuple):
                 value = list(value)
             out[self.JSON_NAMES.get(f.name, f.name)] = value
         return out
@@ -245,13 +327,7 @@ class DealStart(Record):
     TYPE: ClassVar[str] = "deal"
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"first_leader", "hands"})
     first_leader: Seat | None = None
-    hands: dict[Seat, tuple[str, ...]] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out = super().to_json()
-        if self.hands is not None:
-            out["hands"] = {seat: list(cards) for seat, cards in self.hands.items()}
-        return out
+    hands: dict[Seat, tuple[Card, ...]] | None = None
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> DealStart:
@@ -271,7 +347,7 @@ class Exchange(Record):
     (neither is the other: ask for :class:`Exchange` to mean both)."""
 
     seat: Seat = Seat.E
-    card: str = ""
+    card: Card = Card.ALL[0]
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Exchange:
@@ -298,23 +374,17 @@ class PlayCards(Record):
 
     ``declared`` is the EVENTS.md ``as`` field (R-WILD-3); ``confidence`` comes from the vision
     tracker when a read is uncertain, so the referee asks for a look instead of penalising;
-    ``alternatives`` are the reader's top readings of each card, best first, as (code, probability),
+    ``alternatives`` are the reader's top readings of each card, best first, as (card, probability),
     so that a doubtful card can be settled by the game's knowledge or by the referee in one click."""
 
     TYPE: ClassVar[str] = "play"
     JSON_NAMES: ClassVar[dict[str, str]] = {"declared": "as"}
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"declared", "confidence", "alternatives"})
     seat: Seat = Seat.E
-    cards: tuple[str, ...] = ()
+    cards: tuple[Card, ...] = ()
     declared: dict[str, Any] | None = None
     confidence: float | None = None
-    alternatives: tuple[tuple[tuple[str, float], ...], ...] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out = super().to_json()
-        if self.alternatives is not None:
-            out["alternatives"] = [[[code, p] for code, p in card] for card in self.alternatives]
-        return out
+    alternatives: tuple[tuple[tuple[Card, float], ...], ...] | None = None
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> PlayCards:
@@ -340,7 +410,7 @@ class PlayCards(Record):
         )
 
 
-def _alternatives(value: Any, count: int) -> tuple[tuple[tuple[str, float], ...], ...] | None:
+def _alternatives(value: Any, count: int) -> tuple[tuple[tuple[Card, float], ...], ...] | None:
     """A play's ``alternatives``: one non-empty list of ``[code, probability]`` per card laid."""
     kind = PlayCards.TYPE
     if value is None:
@@ -349,13 +419,13 @@ def _alternatives(value: Any, count: int) -> tuple[tuple[tuple[str, float], ...]
         raise EventError(
             f"play: field 'alternatives' must be a list of {count} lists (one per card), got {_shown(value)}"
         )
-    out: list[tuple[tuple[str, float], ...]] = []
+    out: list[tuple[tuple[Card, float], ...]] = []
     for i, card in enumerate(value):
         if not isinstance(card, list) or not card:
             raise EventError(
                 f"play: alternatives[{i}] must be a non-empty list of [code, probability], got {_shown(card)}"
             )
-        pairs: list[tuple[str, float]] = []
+        pairs: list[tuple[Card, float]] = []
         for pair in card:
             if not isinstance(pair, list) or len(pair) != 2:
                 raise EventError(f"play: alternatives[{i}] holds {_shown(pair)}, not [code, probability]")
@@ -511,7 +581,7 @@ class Settle(Record):
     TYPE: ClassVar[str] = "settle"
     at: float = 0.0
     seat: Seat = Seat.E
-    cards: tuple[str, ...] = ()
+    cards: tuple[Card, ...] = ()
     reason: str = ""
 
     @classmethod
@@ -606,8 +676,8 @@ class Output(Record):
 
 
 def _typed(value: Any, hint: Any, where: str) -> Any:
-    """``value`` checked against a field's type hint (str, int, float, bool, None, tuple[X, ...],
-    dict[str, X] and unions of them); JSON lists become tuples."""
+    """``value`` checked against a field's type hint (str, int, float, bool, None, a core enum, Card,
+    tuple[X, ...], dict[str, X] and unions of them); JSON lists become tuples."""
     origin = get_origin(hint)
     if origin in (Union, types.UnionType):
         for option in get_args(hint):
@@ -635,6 +705,12 @@ def _typed(value: Any, hint: Any, where: str) -> Any:
     elif isinstance(hint, type) and issubclass(hint, StrEnum):
         if isinstance(value, str) and value in tuple(hint):
             return hint(value)
+    elif hint is Card:
+        if isinstance(value, str):
+            try:
+                return Card.parse(value)
+            except RulesError:
+                pass
     elif hint is Any:
         return value
     elif origin is tuple:
@@ -661,7 +737,7 @@ def _hint_name(hint: Any) -> str:
         return f"an object of {_hint_name(get_args(hint)[1])}"
     if isinstance(hint, type) and issubclass(hint, StrEnum):
         return "one of " + " ".join(hint)
-    return {bool: "true or false", int: "an integer", float: "a number", str: "a string"}[hint]
+    return {bool: "true or false", int: "an integer", float: "a number", str: "a string", Card: "a card code"}[hint]
 
 
 @dataclass(frozen=True)
@@ -680,7 +756,7 @@ class Flag(Output):
     penalty: Rung = Rung.ANOMALY
     detail: str = ""
     detail_zh: str = ""
-    cards: tuple[str, ...] | None = None
+    cards: tuple[Card, ...] | None = None
     cause: int | None = None
 
 
@@ -743,7 +819,7 @@ class Reading(Output):
     TYPE: ClassVar[str] = "reading"
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"kind", "key", "by"})
     seat: Seat = Seat.E
-    cards: tuple[str, ...] = ()
+    cards: tuple[Card, ...] = ()
     status: str = "open"
     readings: tuple[dict[str, str], ...] = ()
     kind: str | None = None

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -96,6 +96,16 @@ INPUT_ERRORS = (RulesError, EventError)
 _log = logging.getLogger(__name__)
 
 
+def _text(cards: Iterable[Card]) -> str:
+    """Cards as a flag's detail names them: their codes, space-separated."""
+    return " ".join(card.code for card in cards)
+
+
+def _by_code(cards: Iterable[Card]) -> list[Card]:
+    """Cards in the order of their codes, as a flag lists them."""
+    return sorted(cards, key=lambda card: card.code)
+
+
 def _named(readings: tuple[Play, ...]) -> tuple[dict[str, str], ...]:
     """Readings as the ``reading`` output lists them: ``{"kind", "key"}``, weakest first."""
     return tuple({"kind": play.kind.value, "key": play.key} for play in readings)
@@ -115,8 +125,8 @@ class RunningClock:
 @dataclass
 class SeatState:
     count: int = HAND_SIZE
-    hand: Counter[str] | None = None
-    played: list[str] = field(default_factory=list)
+    hand: Counter[Card] | None = None
+    played: list[Card] = field(default_factory=list)
     report_due: int | None = None
     """Actions since a play left 1..10 cards and no report came (R-REPORT-2); None: nothing due."""
     reported: int | None = None
@@ -130,12 +140,12 @@ class DealState:
     level: str
     phase: Phase
     seats: dict[str, SeatState]
-    dealt: dict[str, list[str]] | None
+    dealt: dict[str, list[Card]] | None
     plan: trib.TributePlan | None = None
     resisted: bool | None = None
-    tributes: dict[str, str] = field(default_factory=dict)
+    tributes: dict[str, Card] = field(default_factory=dict)
     paid_to: dict[str, str] = field(default_factory=dict)
-    returns: dict[str, str] = field(default_factory=dict)
+    returns: dict[str, Card] = field(default_factory=dict)
     to_act: str | None = None
     last: tuple[str, Play] | None = None
     readings: tuple[Play, ...] = ()
@@ -145,7 +155,7 @@ class DealState:
     passes: int = 0
     first_play_done: bool = False
     order: list[str] = field(default_factory=list)
-    seen: Counter[str] = field(default_factory=Counter)
+    seen: Counter[Card] = field(default_factory=Counter)
     clocks: dict[str, RunningClock] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
 
@@ -249,7 +259,7 @@ class TableReferee:
         offence: str,
         seat: str | None,
         detail: str,
-        cards: tuple[str, ...] | None = None,
+        cards: tuple[Card, ...] | None = None,
         penalty: Rung | None = None,
     ) -> Flag:
         spec = OFFENCES[offence]
@@ -278,7 +288,7 @@ class TableReferee:
         self._flag(t, "strange_event", seat if seat in SEATS else None, detail)
 
     def note(
-        self, t: float, offence: str, seat: str | None, detail: str, cards: tuple[str, ...] | None
+        self, t: float, offence: str, seat: str | None, detail: str, cards: tuple[Card, ...] | None
     ) -> list[Output]:
         """Raise an anomaly found outside the rules core (a doubtful read, a correction that names no
         event): a flag like any other, so that a ruling on it is known here."""
@@ -404,16 +414,16 @@ class TableReferee:
             self._strange(t, first_leader, D.LEADER_FROM_VIOLATOR())
         self._begin_play(t, first_leader)
 
-    def _check_dealt(self, t: float, dealt: dict[str, list[str]]) -> None:
+    def _check_dealt(self, t: float, dealt: dict[str, list[Card]]) -> None:
         for seat in SEATS:
             cards = dealt.get(seat)
             if cards is None or len(cards) != HAND_SIZE:
                 got = D.NO_HAND() if cards is None else D.N_CARDS(n=len(cards))
                 self._flag(t, "hand_mismatch", seat, D.DEALT_SHORT(got=got, size=HAND_SIZE))
         total = Counter(card for cards in dealt.values() for card in cards)
-        extra = sorted(card for card, n in total.items() if n > 2)
+        extra = _by_code(card for card, n in total.items() if n > 2)
         if extra:
-            self._flag(t, "duplicate_card", None, D.DEALT_COPIES(cards=" ".join(extra)), tuple(extra))
+            self._flag(t, "duplicate_card", None, D.DEALT_COPIES(cards=_text(extra)), tuple(extra))
 
     def _begin_play(self, t: float, leader: str | None) -> None:
         """Play starts (the phase is PLAY already): the exchange's clocks stop, the leader's starts."""
@@ -437,7 +447,7 @@ class TableReferee:
         if deal.dealt is not None:
             held = deal.dealt[ev.seat]
             if ev.card not in held:
-                self._flag(ev.t, "hand_mismatch", ev.seat, D.TRIBUTE_NOT_DEALT(card=ev.card), (ev.card,))
+                self._flag(ev.t, "hand_mismatch", ev.seat, D.TRIBUTE_NOT_DEALT(card=ev.card.code), (ev.card,))
             else:
                 error = trib.tribute_error(ev.card, held, deal.level)
                 if error:
@@ -465,7 +475,7 @@ class TableReferee:
             payer = next(p for p, to in deal.paid_to.items() if to == ev.seat)
             held = [*deal.dealt[ev.seat], deal.tributes[payer]]
             if ev.card not in held:
-                self._flag(ev.t, "hand_mismatch", ev.seat, D.RETURN_NOT_HELD(card=ev.card), (ev.card,))
+                self._flag(ev.t, "hand_mismatch", ev.seat, D.RETURN_NOT_HELD(card=ev.card.code), (ev.card,))
             else:
                 error = trib.return_error(ev.card, held, deal.level)
                 if error:
@@ -521,7 +531,7 @@ class TableReferee:
             return
         plays = classify(cards, deal.level)
         if not plays:
-            self._wrong_play(ev, IllegalPatternError(D.NOT_A_PATTERN(cards=" ".join(ev.cards))))
+            self._wrong_play(ev, IllegalPatternError(D.NOT_A_PATTERN(cards=_text(ev.cards))))
             return
         declared = self._declared_readings(ev, plays)
         if not deal.readings:  # a lead: the declared reading, else every kind's highest (R-WILD-3)
@@ -578,7 +588,7 @@ class TableReferee:
             Reading(
                 t=ev.t,
                 seat=lead_seat,
-                cards=tuple(lead.codes),
+                cards=lead.cards,
                 status="fixed",
                 readings=_named(deal.readings),
                 kind=beaten.kind.value,
@@ -663,7 +673,7 @@ class TableReferee:
             return self._out
         seat = deal.seats[ev.seat]
         seat.count = max(0, seat.count - len(ev.cards))
-        unread = Play(Kind.SINGLE, None, len(ev.cards), tuple(Card.parse(code) for code in ev.cards))
+        unread = Play(Kind.SINGLE, None, len(ev.cards), ev.cards)
         deal.last, deal.readings, deal.passes = (ev.seat, unread), (), 0
         deal.history.append({"t": ev.t, "seat": ev.seat, "cards": list(ev.cards), "kind": "unread", "key": None})
         self._laid(ev)
@@ -693,12 +703,12 @@ class TableReferee:
         if seat.hand is not None:
             missing = Counter(ev.cards) - seat.hand
             if missing:
-                codes = " ".join(sorted(missing.elements()))
+                codes = _text(_by_code(missing.elements()))
                 self._flag(ev.t, "hand_mismatch", ev.seat, D.NOT_IN_HAND(cards=codes, seat=ev.seat), ev.cards)
             seat.hand -= Counter(ev.cards)
-        third = sorted(card for card, n in Counter(ev.cards).items() if deal.seen[card] + n > 2)
+        third = _by_code(card for card, n in Counter(ev.cards).items() if deal.seen[card] + n > 2)
         if third:
-            self._flag(ev.t, "duplicate_card", ev.seat, D.THIRD_COPY(cards=" ".join(third)), ev.cards)
+            self._flag(ev.t, "duplicate_card", ev.seat, D.THIRD_COPY(cards=_text(third)), ev.cards)
 
     def _on_pass(self, ev: Pass) -> None:
         deal = self._deal_or_flag(ev)
@@ -847,7 +857,7 @@ class TableReferee:
             return
         if deal.resisted:
             payers = set(deal.plan.payers)
-            elsewhere = sum(deal.seats[s].played.count("BJ") for s in SEATS if s not in payers)
+            elsewhere = sum(deal.seats[s].played.count(trib.BIG_JOKER) for s in SEATS if s not in payers)
             if elsewhere:
                 self._flag(
                     t,
@@ -1044,7 +1054,7 @@ def _deal_view(deal: DealState) -> DealView:
         reports={s: deal.seats[s].reported for s in SEATS},
         stopped=tuple(sorted(s for s in SEATS if deal.seats[s].stopped)),
         clocks={s: ClockView(c.action, c.deadline) for s, c in deal.clocks.items()},
-        tributes=dict(deal.tributes),
-        returns=dict(deal.returns),
+        tributes={seat: card.code for seat, card in deal.tributes.items()},
+        returns={seat: card.code for seat, card in deal.returns.items()},
         resisted=deal.resisted,
     )

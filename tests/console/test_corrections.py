@@ -13,6 +13,7 @@ from referee_station.console.qt.correction_view import CorrectionView
 from referee_station.console.qt.head_app import land
 from referee_station.console.qt.head_window import HeadWindow
 from referee_station.hall.topics import Envelope, record_id
+from referee_station.rules import Card
 from referee_station.station.live.head_desk import RulingResult
 from referee_station.table.corrections import CorrectingReferee
 from referee_station.table.events import Reverse, Settle
@@ -54,7 +55,7 @@ def test_a_pending_read_is_one_alert_with_its_strange_events_grouped_and_settled
     alerts.select(read.key)
     assert [b.text() for b in corrections.settle_buttons] == ["Kh", "3h"]
     corrections.settle_buttons[1].click()
-    assert isinstance(sent[-1], Settle) and sent[-1].cards == ("3h",) and sent[-1].at == read.flag.t
+    assert isinstance(sent[-1], Settle) and sent[-1].cards == (Card("3h"),) and sent[-1].at == read.flag.t
     wired.run()
     assert read.withdrawn is not None and "settled as 3h" in read.withdrawn
     assert [a.flag.offence for a in wired.model.alerts.pending] == ["out_of_turn_pass"]
@@ -135,7 +136,7 @@ def test_the_head_queue_shows_the_same_group_from_the_hall(qtbot) -> None:
     assert [b.text() for b in window.corrections.settle_buttons] == ["Kh", "3h"]
     window.corrections.settle_buttons[1].click()
     [(table, settle)] = sent
-    assert table == "T1" and isinstance(settle, Settle) and settle.cards == ("3h",)
+    assert table == "T1" and isinstance(settle, Settle) and settle.cards == (Card("3h"),)
     assert model.alerts.correction_flag("T1", settle) == read[1]  # the hall's audit names the read's flag
     window.ruling_answered(RulingResult("T1", read[1], None, "the register: connection refused", "settle"))
     assert model.alerts.get(read) is not None  # not sent: the read waits in the queue again

@@ -11,6 +11,7 @@ from referee_station.console.models.console import ConsoleModel
 from referee_station.console.models.replay import DealReplay
 from referee_station.console.qt.replay_view import ReplayDialog
 from referee_station.console.qt.window import ConsoleWindow
+from referee_station.rules import Card
 from referee_station.station.live.runner import TableRunner
 from tests.console.helpers import one_deal_with_flags
 
@@ -66,7 +67,7 @@ def test_each_step_shows_the_state_and_frame_of_that_moment():
     replay.go(kinds.index("PlayCards", 1))  # E's eight threes
     state = replay.state()
     assert state.deal.counts["E"] == 19
-    assert state.trick_cards["E"] == ("3s", "3s", "3h", "3h", "3d", "3d", "3c", "3c")
+    assert state.trick_cards["E"] == tuple(map(Card, ("3s", "3s", "3h", "3h", "3d", "3d", "3c", "3c")))
     assert frame_time(replay.frame()) == replay.step.update.event.t
     replay.forward()  # N's pass raised no flag: the station stored no frame for it
     assert replay.frame() is None and replay.state().trick_cards["N"] is None

@@ -24,6 +24,7 @@ from referee_station.console.qt.manual_view import ManualEntryView
 from referee_station.console.qt.sheet_view import SheetView
 from referee_station.console.qt.window import ConsoleWindow
 from referee_station.core import Decision, TableState
+from referee_station.rules import Card
 from referee_station.station.live.update import TableUpdate
 from referee_station.table.events import DealEnd, DealStart, Flag, MatchStart, PlayCards, Tick
 from referee_station.table.referee import TableReferee
@@ -65,7 +66,7 @@ def test_enter_in_the_entry_box_submits_the_entry_and_never_rules(qtbot):
         qtbot.keyClick(box, Qt.Key.Key_Enter)
     assert [a.flag.id for a in wired.model.alerts.pending] == [1] and wired.model.alerts.answered == []
     assert [type(e).__name__ for e in sent] == ["PlayCards", "PlayCards"]
-    assert sent[0].cards == ("3s", "3h") and sent[1].cards == ("3d",)
+    assert sent[0].cards == (Card("3s"), Card("3h")) and sent[1].cards == (Card("3d"),)
     window.alerts.list.setFocus()
     qtbot.waitUntil(window.alerts.list.hasFocus)
     qtbot.keyClick(window.alerts.list, Qt.Key.Key_Return)  # with the queue focused, Enter rules

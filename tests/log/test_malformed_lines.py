@@ -11,6 +11,7 @@ import pytest
 
 from referee_station.cli import main
 from referee_station.log.store import EventStore
+from referee_station.rules import Card
 from referee_station.table.events import EventError, parse_line
 from tests.fuzzing import base_lines
 
@@ -44,7 +45,7 @@ def test_a_play_with_alternatives_round_trips() -> None:
         '"alternatives":[[["Js",0.55],["Jc",0.4]],[["Jd",0.99]]]}'
     )
     record = parse_line(line)
-    assert record.alternatives == ((("Js", 0.55), ("Jc", 0.4)), (("Jd", 0.99),))
+    assert record.alternatives == (((Card("Js"), 0.55), (Card("Jc"), 0.4)), ((Card("Jd"), 0.99),))
     assert parse_line(record.to_line()) == record
 
 

@@ -9,7 +9,7 @@ from collections import Counter
 from referee_station.rules import DECK, Play, choose
 from referee_station.table.events import Clear, DealStart, PlayCards, Record
 
-TWO_DECKS = Counter({card.code: 2 for card in DECK})
+TWO_DECKS = Counter(dict.fromkeys(DECK, 2))
 
 
 def check_clean_log(events: list[Record], deal_levels: list[str]) -> int:

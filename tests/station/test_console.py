@@ -20,6 +20,7 @@ from referee_station.console.qt import station_app
 from referee_station.console.qt.station_app import StationApp
 from referee_station.devices.emulator import Emulator
 from referee_station.log.jsonl import read_jsonl
+from referee_station.rules import Card
 from referee_station.table.events import (
     DealEnd,
     DealStart,
@@ -162,7 +163,7 @@ def test_a_referee_runs_a_whole_match_from_the_station_console(qtbot, whole_matc
         emulator.close()
     records = [parse_record(json.loads(line)) for line in out.read_text(encoding="utf-8").splitlines()]
     inputs = [e for e in records if e.IS_INPUT]
-    assert any(isinstance(e, Exchange) and (e.seat, e.card) == ("N", "BJ") for e in inputs)  # by hand
+    assert any(isinstance(e, Exchange) and (e.seat, e.card) == ("N", Card("BJ")) for e in inputs)  # by hand
     heard = [e for e in inputs if isinstance(e, (Pass, Report))]
     assert [(e.TYPE, e.seat) for e in heard] == [(e.TYPE, e.seat) for e in presses]  # every press heard
     assert summary(o for o in records if not o.IS_INPUT) == summary(expected(truth, rulings))

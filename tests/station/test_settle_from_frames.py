@@ -4,6 +4,7 @@ read with a ``settle`` from the camera, and the referee withdraws the look it ha
 
 from __future__ import annotations
 
+from referee_station.rules import Card
 from referee_station.station.orchestrator import Source, Station
 from referee_station.station.setup import MatchSetup
 from referee_station.table.corrections import CorrectingReferee
@@ -48,9 +49,10 @@ def test_a_pending_read_is_settled_by_later_sure_frames_and_its_look_withdrawn()
     fed, referee = refereed([[SPADE, TORN]] * TrackerConfig().max_reads + [[SPADE, CLEAR]])
     (play,) = [f for f in fed if f.event.TYPE == "play"]
     (asked,) = [o for o in play.outputs if isinstance(o, Flag)]
-    assert asked.offence == "uncertain_read" and play.event.cards == ("5s", "6h")
+    assert asked.offence == "uncertain_read" and play.event.cards == (Card("5s"), Card("6h"))
     (settled,) = [f for f in fed if isinstance(f.event, Settle)]
-    assert settled.source is Source.CAMERA and settled.event.at == play.event.t and settled.event.cards == PAIR
+    assert settled.source is Source.CAMERA and settled.event.at == play.event.t
+    assert settled.event.cards == tuple(map(Card, PAIR))
     assert settled.event.reason.startswith("sure frames at t=")
     assert [(o.what, o.flag) for o in settled.outputs if isinstance(o, Withdrawn)] == [("flag", asked.id)]
     assert referee.snapshot().pending == () and referee.snapshot().deal.last.cards == tuple(PAIR)

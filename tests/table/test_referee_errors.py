@@ -8,8 +8,9 @@ import logging
 
 import pytest
 
+from referee_station.rules import Card
 from referee_station.table import tribute
-from referee_station.table.events import DealStart, MatchStart, PlayCards
+from referee_station.table.events import DealStart, EventError, MatchStart, PlayCards
 from referee_station.table.referee import TableReferee
 from tests.table.helpers import Table, east_west_sweep, hands_with
 
@@ -25,11 +26,10 @@ def test_the_tests_run_the_referee_strict():
     assert TableReferee.strict
 
 
-def test_r_card_1_a_bad_card_code_built_in_code_is_a_flag_naming_it_and_the_turn_stays():
+def test_r_card_1_a_bad_card_code_built_in_code_never_reaches_the_referee_and_the_turn_stays():
     referee = _dealt()
-    out = referee.feed(PlayCards(2.0, "E", ("Zz",)))
-    assert [(f.offence, f.seat) for f in out] == [("strange_event", "E")]
-    assert "play could not be applied" in out[0].detail and "Zz" in out[0].detail
+    with pytest.raises(EventError, match="play: field 'cards': unknown card code 'Zz'"):
+        PlayCards(2.0, "E", ("Zz",))
     state = referee.snapshot()
     assert state.deal.to_act == "E" and state.deal.counts["E"] == 27  # nothing laid, nothing lost
     assert [o.TYPE for o in referee.feed(PlayCards(3.0, "E", ("3s",)))] == ["countdown"]
@@ -71,7 +71,7 @@ def test_at_the_station_a_bug_is_flagged_and_logged_and_play_goes_on(
     assert [(o["offence"], o["seat"]) for o in out if o["type"] == "flag"] == [("strange_event", recipient)]
     assert "return could not be applied (a fault): 'a bug in first_leader'" in out[0]["detail"]
     assert "a bug in first_leader" in caplog.text and "Traceback" in caplog.text
-    assert table.referee.deal.returns[recipient] == "3s"  # what was recorded before the fault stays
+    assert table.referee.deal.returns[recipient] is Card("3s")  # what was recorded before the fault stays
 
 
 def test_r_trib_4_a_wrong_tribute_confirmed_into_a_foul_ends_the_deal_and_nothing_else():

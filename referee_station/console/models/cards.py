@@ -9,8 +9,8 @@ from referee_station.console.models.i18n import tr
 from referee_station.rules.cards import Card
 
 
-def face(code: str, lang: str = "zh") -> str:
-    """One card: ``10♥``, ``3♠``, or 小王 / 大王 (SJ / BJ in English)."""
+def face(code: str | Card, lang: str = "zh") -> str:
+    """One card (a code or a :class:`Card`): ``10♥``, ``3♠``, or 小王 / 大王 (SJ / BJ in English)."""
     card = Card.parse(code)
     if card.is_joker:
         return tr(f"joker_{card.code}", lang)
@@ -18,16 +18,16 @@ def face(code: str, lang: str = "zh") -> str:
     return "10" + symbol[1:] if card.rank == "T" else symbol
 
 
-def card_text(cards: Iterable[str], lang: str = "zh") -> str:
+def card_text(cards: Iterable[str | Card], lang: str = "zh") -> str:
     """Cards in the order given, separated by spaces; anything not a card code (a reader's ``?``) as it is."""
     return " ".join(_shown(code, lang) for code in cards)
 
 
-def _shown(code: str, lang: str) -> str:
+def _shown(code: str | Card, lang: str) -> str:
     try:
         return face(code, lang)
     except ValueError:
-        return code
+        return str(code)
 
 
 def level_text(level: str | None) -> str:

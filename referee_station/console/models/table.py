@@ -14,6 +14,7 @@ from typing import Any
 from referee_station.console.models.signal import Signal
 from referee_station.core import DealView, Health, LastPlay, TableState
 from referee_station.hall.evidence import frame_jpeg
+from referee_station.rules import Card
 from referee_station.station.live.update import TABLE_SOURCES, TableUpdate
 from referee_station.table.events import (
     Clear,
@@ -40,7 +41,7 @@ class HistoryEntry:
     trick: int
     seat: str
     action: str  # play / pass / report / tribute / return
-    cards: tuple[str, ...] = ()
+    cards: tuple[Card, ...] = ()
     count: int | None = None
     void: bool = False
     entered: bool = False
@@ -63,7 +64,7 @@ class TableModel:
         self.online = True
         """Whether the table's station is connected (the head console: its hall ``status``)."""
         self.flags: dict[int, Flag] = {}
-        self.trick_cards: dict[str, tuple[str, ...] | None] = {}
+        self.trick_cards: dict[str, tuple[Card, ...] | None] = {}
         """This trick's last action per seat: cards, or ``None`` for a pass."""
         self.entered: set[str] = set()
         """Seats whose action in ``trick_cards`` was entered at a console (never drawn as a camera read)."""

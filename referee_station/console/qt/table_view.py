@@ -25,6 +25,7 @@ from referee_station.console.models.cloth import HALF, ZONES, Point, label
 from referee_station.console.models.i18n import tr
 from referee_station.console.models.table import TableModel
 from referee_station.console.qt.style import DeferredRedraw, frame_image, read_only_table
+from referee_station.rules import Card
 from referee_station.table.events import SEATS
 
 REFRESH_MS = 200
@@ -91,7 +92,7 @@ class ClothCanvas(QWidget):
                 self._draw_cards(painter, square, seat, model.trick_cards[seat], seat in model.entered)
 
     def _draw_cards(
-        self, painter: QPainter, square: QRectF, seat: str, cards: tuple[str, ...] | None, entered: bool
+        self, painter: QPainter, square: QRectF, seat: str, cards: tuple[Card, ...] | None, entered: bool
     ) -> None:
         """The seat's action of this trick in its play zone; an entry is marked and drawn in blue."""
         corners = ZONES[seat]["play"]
