@@ -4,25 +4,28 @@ Decks differ by more than a camera does: a deck whose index suit is a 4 mm glyph
 better than a guess within a colour, another one right at 720p. One constant in ``check-camera`` would
 pass a camera that cannot read the event's deck, or fail one that can. So registration reads rendered
 frames of the deck over the cameras CLOTH.md allows (720p and 1080p, 90–150 cm) with the reader the
-station will run, and keeps the least detail from which its cards read right (``NEEDS_SHARE``);
-``check-camera`` compares each play area with it.
+station will run, and keeps the least detail from which its cards are assured to read right
+(``NEEDS_SHARE``, the share's Wilson lower bound); ``check-camera`` compares each play area with it.
 """
 
 from __future__ import annotations
 
-import random
+import math
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from referee_station.render.render import render
-from referee_station.render.scene import random_scene
+from referee_station.deck.threshold import rendered_frames
 from referee_station.vision.reader import CardReader
 from referee_station.vision.strips import detail
 
-NEEDS_SHARE = 0.99
-"""Share of cards read right, among those read at the deck's needed detail or more."""
-LEAST_CARDS = 40
-"""Fewest cards a share is taken over: below it one misread decides."""
+NEEDS_SHARE = 0.97
+"""Share of cards read right that must be assured (``ASSURED``), among those read at the deck's needed
+detail or more: 97 % of cards is about 90 % of plays of three to five cards."""
+ASSURED_Z = 1.645
+"""The Wilson bound's z: one-sided 95 %. Forty cards all read right assure only 94 %; a few misread
+cards among the finest must not pass a deck, nor a lucky few pass one."""
+WINDOW = 100
+"""Cards at the least detail counted that must read right at ``NEEDS_SHARE`` themselves."""
 DETAIL_FRAMES = 30
 """Rendered frames registration reads for it: about 450 true cards, 5–11 px/cm."""
 
@@ -40,21 +43,25 @@ class DetailNeed:
     """What registration measured of the detail the deck needs."""
 
     px_per_cm: float
-    """The least detail from which ``NEEDS_SHARE`` of the cards read right; where that share is never
-    reached, the finest detail measured (``reached`` False: the deck needs more than that)."""
+    """The least detail from which ``NEEDS_SHARE`` of the cards are assured to read right; where no detail
+    assures it, the finest detail measured (``reached`` False: the deck needs more than that)."""
     reached: bool
     share: float
-    """Share of cards read right at ``px_per_cm`` or more."""
+    """Share of cards read right at ``px_per_cm`` or more (all cards, where not reached)."""
     cards: int
-    """Cards read at ``px_per_cm`` or more."""
+    """Cards read at ``px_per_cm`` or more (all cards, where not reached)."""
 
     def line(self) -> str:
         """The registration log's line."""
         if self.reached:
-            return f"detail: {self.share:.1%} of {self.cards} cards read right from {self.px_per_cm:.1f} px/cm up"
+            return (
+                f"detail: {self.share:.1%} of {self.cards} cards read right from {self.px_per_cm:.1f} px/cm up"
+                f" (at least {NEEDS_SHARE:.0%}, 95 % sure)"
+            )
         return (
-            f"detail: only {self.share:.1%} of the {self.cards} cards read at {self.px_per_cm:.1f} px/cm or more read"
-            f" right: this deck needs more detail than the frames gave"
+            f"detail: {self.share:.1%} of {self.cards} cards read right, and at no detail up to"
+            f" {self.px_per_cm:.1f} px/cm at least {NEEDS_SHARE:.0%} (95 % sure): this deck needs more detail"
+            " than the frames gave"
         )
 
 
@@ -62,12 +69,8 @@ def card_reads(reader: CardReader, design: str, frames: int, seed: int) -> list[
     """Every true card of the readable seats in ``frames`` random scenes of ``design``, read by ``reader``
     (a card is right where it lies in the longest run read as it is: a card missed or added costs only
     itself)."""
-    if frames < 1:
-        raise ValueError(f"detail frames must be at least 1, got {frames}")
-    rng = random.Random(seed)
     out = []
-    for _ in range(frames):
-        shot = render(random_scene(rng, design))
+    for shot in rendered_frames(design, frames, seed, "detail"):
         reading = reader.read(shot.image, shot.corners)
         scale = detail(shot.corners)
         for seat, truth in shot.truth.items():
@@ -82,23 +85,31 @@ def card_reads(reader: CardReader, design: str, frames: int, seed: int) -> list[
     return out
 
 
-def need_from(reads: list[CardRead], share: float = NEEDS_SHARE, least: int = LEAST_CARDS) -> DetailNeed:
-    """The least detail d such that, of the cards read at d or more (``least`` of them at the fewest, or all
-    there are), ``share`` read right."""
+def assured(right: int, n: int, z: float = ASSURED_Z) -> float:
+    """The Wilson score lower bound of the share read right: what ``right`` of ``n`` cards assure."""
+    p, z2 = right / n, z * z
+    centre = p + z2 / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return (centre - spread) / (1 + z2 / n)
+
+
+def need_from(reads: list[CardRead], share: float = NEEDS_SHARE, window: int = WINDOW) -> DetailNeed:
+    """The least detail d such that the cards read at d or more assure ``share`` read right (``assured``)
+    and the ``window`` of them read at the least detail read right at ``share`` at least: many sharp cards
+    must not carry a band of blurred ones."""
     if not reads:
         raise ValueError("no card in the rendered frames: the detail a deck needs cannot be measured")
-    least = min(least, len(reads))
     ordered = sorted(reads, key=lambda r: -r.px_per_cm)
     right = 0
     best: DetailNeed | None = None
     for n, card in enumerate(ordered, 1):
         right += card.right
-        if n >= least and right / n >= share:
+        lowest = ordered[max(0, n - window) : n]
+        if assured(right, n) >= share and sum(r.right for r in lowest) >= share * len(lowest):
             best = DetailNeed(card.px_per_cm, True, right / n, n)
     if best is not None:
         return best
-    counted = ordered[:least]
-    return DetailNeed(counted[0].px_per_cm, False, sum(r.right for r in counted) / least, least)
+    return DetailNeed(ordered[0].px_per_cm, False, right / len(ordered), len(ordered))
 
 
 def measure_need(reader: CardReader, design: str, frames: int, seed: int) -> DetailNeed:

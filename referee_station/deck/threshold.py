@@ -12,10 +12,11 @@ registered deck and of other designs with the very reader the station will run m
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from referee_station.deck.mismatch import MismatchMeasure, card_evidence
-from referee_station.render.render import render
+from referee_station.render.render import Rendered, render
 from referee_station.render.scene import random_scene
 from referee_station.vision.reader import CardReader
 
@@ -41,15 +42,21 @@ def measure_of(reader: CardReader) -> MismatchMeasure:
     return MismatchMeasure.CONFIDENCE if reader.faces is None else MismatchMeasure.FACE_MATCH
 
 
+def rendered_frames(design: str, frames: int, seed: int, purpose: str) -> Iterator[Rendered]:
+    """``frames`` random scenes of ``design`` rendered (seeded): what registration reads to measure its
+    reader; ValueError naming ``purpose`` when ``frames`` is under 1."""
+    if frames < 1:
+        raise ValueError(f"{purpose} frames must be at least 1, got {frames}")
+    rng = random.Random(seed)
+    for _ in range(frames):
+        yield render(random_scene(rng, design))
+
+
 def frame_evidence(reader: CardReader, design: str, frames: int, seed: int) -> float:
     """Mean evidence (``measure_of`` the reader) of the cards ``reader`` reads in ``frames`` random scenes
     of ``design``."""
-    if frames < 1:
-        raise ValueError(f"calibration frames must be at least 1, got {frames}")
-    rng = random.Random(seed)
     confidences = []
-    for _ in range(frames):
-        shot = render(random_scene(rng, design))
+    for shot in rendered_frames(design, frames, seed, "calibration"):
         for seat in reader.read(shot.image, shot.corners).seats.values():
             confidences.extend(card_evidence(seat, measure_of(reader)))
     if not confidences:
