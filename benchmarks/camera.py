@@ -34,7 +34,7 @@ from referee_station.render.drawn import install_drawn_design
 from referee_station.render.video import VideoRenderer, choreograph, truth_reading
 from referee_station.sim.match import simulate
 from referee_station.table.config import RulesConfig
-from referee_station.table.events import Clear, DealStart, PlayCards, Record
+from referee_station.table.events import Clear, DealStart, Exchange, PlayCards, Record
 from referee_station.vision.calibrate import from_markers
 from referee_station.vision.layout import Layout
 from referee_station.vision.pipeline import CameraPipeline
@@ -135,7 +135,7 @@ def run_match(seed: int, args: argparse.Namespace) -> dict:
             break
     if station is not None:
         fed += station.finish(t).fed + station.idle(t + 3600).fed
-        got = [f.event for f in fed if f.source.value == "camera"]
+        got = [as_shown(f.event) for f in fed if f.source.value == "camera"]
     else:
         got += pipeline.finish()
     total = time.perf_counter() - render_start
@@ -162,6 +162,14 @@ def run_match(seed: int, args: argparse.Namespace) -> dict:
         if args.events:
             _write_events(f"{args.events}.{seed}", events, [f.event for f in fed])
     return result
+
+
+def as_shown(event: Record) -> Record:
+    """A fed event as the video's truth records it: the station feeds a card shown in the tribute phase
+    as a ``tribute`` or ``return`` (it knows the phase), the truth as the one-card play the camera sees."""
+    if isinstance(event, Exchange):
+        return PlayCards(event.t, event.seat, (event.card,))
+    return event
 
 
 def _write_events(stem: str, truth: list[Record], fed: list[Record]) -> None:
