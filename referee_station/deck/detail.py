@@ -14,9 +14,7 @@ import math
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from referee_station.deck.threshold import rendered_frames
-from referee_station.vision.reader import CardReader
-from referee_station.vision.strips import detail
+from referee_station.deck.threshold import FrameRead
 
 NEEDS_SHARE = 0.97
 """Share of cards read right that must be assured (``ASSURED``), among those read at the deck's needed
@@ -65,23 +63,20 @@ class DetailNeed:
         )
 
 
-def card_reads(reader: CardReader, design: str, frames: int, seed: int) -> list[CardRead]:
-    """Every true card of the readable seats in ``frames`` random scenes of ``design``, read by ``reader``
-    (a card is right where it lies in the longest run read as it is: a card missed or added costs only
-    itself)."""
+def card_reads(reads: list[FrameRead]) -> list[CardRead]:
+    """Every true card of the readable seats in rendered frames, and whether it was read right (a card is
+    right where it lies in the longest run read as it is: a card missed or added costs only itself)."""
     out = []
-    for shot in rendered_frames(design, frames, seed, "detail"):
-        reading = reader.read(shot.image, shot.corners)
-        scale = detail(shot.corners)
-        for seat, truth in shot.truth.items():
+    for frame in reads:
+        for seat, truth in frame.truth.items():
             if truth.status != "cards":
                 continue
-            read = reading.seats[seat].cards
+            read = frame.reading.seats[seat].cards
             matcher = SequenceMatcher(None, list(truth.cards), read, autojunk=False)
             right = [False] * len(truth.cards)
             for block in matcher.get_matching_blocks():
                 right[block.a : block.a + block.size] = [True] * block.size
-            out += [CardRead(scale[seat], ok) for ok in right]
+            out += [CardRead(frame.px_per_cm[seat], ok) for ok in right]
     return out
 
 
@@ -110,8 +105,3 @@ def need_from(reads: list[CardRead], share: float = NEEDS_SHARE, window: int = W
     if best is not None:
         return best
     return DetailNeed(ordered[0].px_per_cm, False, right / len(ordered), len(ordered))
-
-
-def measure_need(reader: CardReader, design: str, frames: int, seed: int) -> DetailNeed:
-    """The detail ``design`` needs when read by ``reader``, measured on ``frames`` rendered scenes."""
-    return need_from(card_reads(reader, design, frames, seed))

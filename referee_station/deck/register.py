@@ -30,11 +30,11 @@ import cv2
 import numpy as np
 
 from referee_station.deck.crops import CODES, NONE, synth_crops
-from referee_station.deck.detail import DETAIL_FRAMES, measure_need
+from referee_station.deck.detail import DETAIL_FRAMES, card_reads, need_from
 from referee_station.deck.photos import cut_face
 from referee_station.deck.profile import DeckMeta, DeckProfile, fitted_reader
 from referee_station.deck.rendered import install_faces, jittered_crops, rendered_data
-from referee_station.deck.threshold import calibrate
+from referee_station.deck.threshold import calibrate, read_frames
 from referee_station.vision.faces import Faces, strip_faces
 from referee_station.vision.reader import (
     CONTEXT_FILE,
@@ -174,8 +174,19 @@ def register(
     held, held_labels = synth_crops(faces, max(10, per_card // 5), seed + 1)
     if not finetune:
         reader = fitted_reader([], None, None, DECK_PEAK, model_dir, bank)
-        frames_read = (calibration_frames, detail_frames)
-        return _profile(design, reader, held, held_labels, faces, seed, start, frames_read, log, kept)
+        return _profile(
+            design,
+            reader,
+            held,
+            held_labels,
+            faces,
+            seed,
+            start,
+            log,
+            kept,
+            calibration_frames=calibration_frames,
+            detail_frames=detail_frames,
+        )
     crops, labels = synth_crops(faces, per_card, seed)
     log(f"synthesised {len(labels)} training and {len(held_labels)} held-back crops: {time.monotonic() - start:.0f} s")
     cards = {"crops": crops, "labels": labels}
@@ -203,8 +214,20 @@ def register(
     peak = DECK_PEAK if locator is None else ADAPTED_PEAK
     reader = fitted_reader(fitted, locator, fitted_context, peak, model_dir, bank)
     networks = (fitted, locator, fitted_context)
-    frames_read = (calibration_frames, detail_frames)
-    return _profile(design, reader, held, held_labels, faces, seed, start, frames_read, log, kept, networks)
+    return _profile(
+        design,
+        reader,
+        held,
+        held_labels,
+        faces,
+        seed,
+        start,
+        log,
+        kept,
+        networks,
+        calibration_frames=calibration_frames,
+        detail_frames=detail_frames,
+    )
 
 
 def _profile(
@@ -215,21 +238,23 @@ def _profile(
     faces: dict[str, np.ndarray],
     seed: int,
     start: float,
-    frames_read: tuple[int, int],
     log: Callable[[str], None],
     kept: np.ndarray,
     networks: tuple[list[bytes], bytes | None, bytes | None] = ([], None, None),
+    *,
+    calibration_frames: int,
+    detail_frames: int,
 ) -> DeckProfile:
     """The profile of ``reader`` (fitted ``networks`` or none, and the ``kept`` faces): the held-back
-    crops' accuracy of its classifiers, and the mismatch threshold and the detail the deck needs, both
-    measured on rendered frames (``frames_read``: how many for each)."""
+    crops' accuracy of its classifiers; the detail the deck needs, from ``detail_frames`` rendered frames
+    of the deck, and the mismatch threshold between those frames and ``calibration_frames`` of each
+    other design, all read by ``reader``."""
     accuracy, confidence = _mean_confidence(reader.classify, held, held_labels)
-    calibration_frames, detail_frames = frames_read
-    own_design = install_faces(faces)
-    calibration = calibrate(reader, own_design, CALIBRATION_DESIGNS, calibration_frames, seed + 2)
-    mismatch_below = calibration.mismatch_below
-    need = measure_need(reader, own_design, detail_frames, seed + 3)
+    own = read_frames(reader, install_faces(faces), detail_frames, seed + 3, "detail")
+    need = need_from(card_reads(own))
     log(need.line())
+    calibration = calibrate(reader, own, CALIBRATION_DESIGNS, calibration_frames, seed + 2)
+    mismatch_below = calibration.mismatch_below
     seconds = time.monotonic() - start
     log(f"held-back accuracy {accuracy:.2%}, crop confidence {confidence:.2f}")
     other = "no other design installed" if calibration.other is None else f"other designs {calibration.other:.2f}"

@@ -16,9 +16,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from referee_station.deck.mismatch import MismatchMeasure, card_evidence
-from referee_station.render.render import Rendered, render
+from referee_station.render.render import Rendered, SeatTruth, render
 from referee_station.render.scene import random_scene
-from referee_station.vision.reader import CardReader
+from referee_station.vision.reader import CardReader, FrameReading
+from referee_station.vision.strips import detail
 
 FALLBACK_MARGIN = 0.12
 """Below the deck's own confidence when no other design's artwork is installed to measure."""
@@ -52,26 +53,42 @@ def rendered_frames(design: str, frames: int, seed: int, purpose: str) -> Iterat
         yield render(random_scene(rng, design))
 
 
-def frame_evidence(reader: CardReader, design: str, frames: int, seed: int) -> float:
-    """Mean evidence (``measure_of`` the reader) of the cards ``reader`` reads in ``frames`` random scenes
-    of ``design``."""
-    confidences = []
-    for shot in rendered_frames(design, frames, seed, "calibration"):
-        for seat in reader.read(shot.image, shot.corners).seats.values():
-            confidences.extend(card_evidence(seat, measure_of(reader)))
+@dataclass(frozen=True)
+class FrameRead:
+    """A rendered frame as registration keeps it once read: each seat's truth and px/cm, and the reading
+    (not the image), so that the mismatch threshold and the detail need share one reading of the deck."""
+
+    truth: dict[str, SeatTruth]
+    px_per_cm: dict[str, float]
+    reading: FrameReading
+
+
+def read_frames(reader: CardReader, design: str, frames: int, seed: int, purpose: str) -> list[FrameRead]:
+    """``rendered_frames`` of ``design`` read by ``reader``."""
+    return [
+        FrameRead(shot.truth, detail(shot.corners), reader.read(shot.image, shot.corners))
+        for shot in rendered_frames(design, frames, seed, purpose)
+    ]
+
+
+def mean_evidence(reads: list[FrameRead], measure: MismatchMeasure, design: str) -> float:
+    """Mean evidence (``measure``) of the cards read in ``reads`` (frames of ``design``)."""
+    confidences = [c for read in reads for seat in read.reading.seats.values() for c in card_evidence(seat, measure)]
     if not confidences:
-        raise ValueError(f"no card read in {frames} frames of {design}: cannot calibrate the mismatch threshold")
+        raise ValueError(f"no card read in {len(reads)} frames of {design}: cannot calibrate the mismatch threshold")
     return sum(confidences) / len(confidences)
 
 
-def calibrate(reader: CardReader, design: str, others: tuple[str, ...], frames: int = 10, seed: int = 0) -> Calibration:
-    """The deck's own frame confidence and the highest of ``others`` (designs whose artwork is missing
-    are left out)."""
+def calibrate(
+    reader: CardReader, own: list[FrameRead], others: tuple[str, ...], frames: int = 10, seed: int = 0
+) -> Calibration:
+    """The mean evidence of the deck's own frames read by ``reader`` (``own``) and the highest of
+    ``frames`` rendered frames of each of ``others`` (designs whose artwork is missing are left out)."""
+    measure = measure_of(reader)
     other = []
     for name in others:
         try:
-            other.append(frame_evidence(reader, name, frames, seed + 1))
+            other.append(mean_evidence(read_frames(reader, name, frames, seed, "calibration"), measure, name))
         except FileNotFoundError:  # artwork not installed
             continue
-    own = frame_evidence(reader, design, frames, seed)
-    return Calibration(own, max(other) if other else None, measure_of(reader))
+    return Calibration(mean_evidence(own, measure, "the deck"), max(other) if other else None, measure)

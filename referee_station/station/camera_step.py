@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from referee_station.vision.camera_check import NEEDS_PX_PER_CM, CameraCheck
+from referee_station.vision.camera_check import CameraCheck, Need
 
 if TYPE_CHECKING:
     from referee_station.deck.profile import DeckMeta
@@ -60,19 +60,19 @@ def check_from_args(args: argparse.Namespace, row: tuple[str, ...]) -> CameraChe
     if given is not None and given <= 0:
         raise ValueError(f"--needs must be a positive number of px per cm, got {given:g}")
     deck = DeckProfile.load(Path(args.deck)) if args.deck else None
-    needs, more = deck_needs(deck.meta if deck else None, given)
+    needs = deck_needs(deck.meta if deck else None, given)
     frames = _frames(args)
     layout = Layout.default()
     calibration = calibration_for(args.table, args.calibration, frames[0], layout)
     reader = reader_for(deck, Path(args.models) if args.models else MODELS_DIR).read if row else None
-    return check_camera(frames, calibration, reader, row, needs, layout, more)
+    return check_camera(frames, calibration, reader, row, needs, layout)
 
 
-def deck_needs(meta: DeckMeta | None, given: float | None) -> tuple[float, bool]:
-    """The px/cm a check asks of every play area, and whether the deck needs more than that: ``--needs``
-    where given, else what the deck's registration measured, else ``NEEDS_PX_PER_CM``."""
+def deck_needs(meta: DeckMeta | None, given: float | None) -> Need:
+    """What a check asks of every play area: ``--needs`` where given, else what the deck's registration
+    measured, else ``NEEDS_PX_PER_CM``."""
     if given is not None:
-        return given, False
+        return Need(given)
     if meta is None or meta.needs_px_per_cm is None:
-        return NEEDS_PX_PER_CM, False
-    return meta.needs_px_per_cm, not meta.needs_reached
+        return Need()
+    return Need(meta.needs_px_per_cm, not meta.needs_reached)

@@ -54,6 +54,15 @@ ReadFrame = Callable[[np.ndarray, np.ndarray], FrameReadingLike]
 
 
 @dataclass(frozen=True)
+class Need:
+    """The frame detail a deck needs of every play area: ``px_per_cm``, or more than that where its
+    registration read it right at no detail up to it (``more``: a remedy that re-registers the deck)."""
+
+    px_per_cm: float = NEEDS_PX_PER_CM
+    more: bool = False
+
+
+@dataclass(frozen=True)
 class Problem:
     """One thing wrong with a play area: what was measured, and what the organiser should do."""
 
@@ -91,10 +100,8 @@ class CameraCheck:
 
     areas: tuple[AreaCheck, ...]
     row: tuple[str, ...]
-    needs: float
+    needs: Need
     frame_size: tuple[int, int]
-    needs_more: bool = False
-    """The deck needs more than ``needs``: its registration read it right at no detail it rendered."""
 
     @property
     def ok(self) -> bool:
@@ -134,8 +141,8 @@ class CameraCheck:
     def to_json(self) -> dict:
         return {
             "ok": self.ok,
-            "needs_px_per_cm": self.needs,
-            "needs_more": self.needs_more,
+            "needs_px_per_cm": self.needs.px_per_cm,
+            "needs_more": self.needs.more,
             "row": list(self.row),
             "frame_size": list(self.frame_size),
             "areas": [
@@ -160,14 +167,12 @@ def check_camera(
     calib: Calibration,
     read_frame: ReadFrame | None = None,
     row: Sequence[str] = (),
-    needs: float = NEEDS_PX_PER_CM,
+    needs: Need = Need(),
     layout: Layout | None = None,
-    needs_more: bool = False,
 ) -> CameraCheck:
     """Check every play area in ``frames`` (stills of the same camera, the test row laid in every area
-    when ``row`` is given, read back with ``read_frame``) against the detail the deck ``needs`` (or more
-    than that: ``needs_more``). ValueError when a frame is not this calibration's size or a row is given
-    without a reader."""
+    when ``row`` is given, read back with ``read_frame``) against the detail the deck ``needs``.
+    ValueError when a frame is not this calibration's size or a row is given without a reader."""
     if not frames:
         raise ValueError("check-camera needs at least one frame")
     if row and read_frame is None:
@@ -187,9 +192,9 @@ def check_camera(
         white = min(m[2] for m in measures)
         cloth = max(m[3] for m in measures)
         reads = tuple(tuple(r.seats[seat].cards) for r in readings)
-        problems = _problems(calib, scale, blur, glare, white, cloth, tuple(row), reads, (needs, needs_more))
+        problems = _problems(calib, scale, blur, glare, white, cloth, tuple(row), reads, needs)
         areas.append(AreaCheck(seat, scale, blur, glare, white, cloth, reads, problems))
-    return CameraCheck(tuple(areas), tuple(row), needs, tuple(calib.image_size), needs_more)
+    return CameraCheck(tuple(areas), tuple(row), needs, tuple(calib.image_size))
 
 
 def area_px_per_cm(calib: Calibration, layout: Layout, seat: str) -> float:
@@ -259,10 +264,10 @@ def _problems(
     cloth: float,
     row: tuple[str, ...],
     reads: tuple[tuple[str, ...], ...],
-    needs: tuple[float, bool],
+    needs: Need,
 ) -> tuple[Problem, ...]:
     out = []
-    least, more = needs
+    least, more = needs.px_per_cm, needs.more
     bigger = "use 1080p" if calib.image_size[1] < 1080 else "use a 4K camera"
     if more and scale <= least:
         out.append(

@@ -12,7 +12,7 @@ from referee_station.cli import main
 from referee_station.deck.detail import NEEDS_SHARE, CardRead, assured, need_from
 from referee_station.deck.profile import DeckMeta, DeckProfile
 from referee_station.station.camera_step import deck_needs
-from referee_station.vision.camera_check import NEEDS_PX_PER_CM, check_camera
+from referee_station.vision.camera_check import NEEDS_PX_PER_CM, Need, check_camera
 from referee_station.vision.reader import CLASSIFIER_FILES, MODELS_DIR
 from tests.vision.test_camera_check import GOOD, LOOK, shot
 
@@ -57,18 +57,18 @@ def _meta(**need) -> DeckMeta:
 
 
 def test_check_camera_asks_what_the_deck_needs_unless_told_otherwise():
-    assert deck_needs(None, None) == (NEEDS_PX_PER_CM, False)
-    assert deck_needs(_meta(), None) == (NEEDS_PX_PER_CM, False)  # registered before it was measured
-    assert deck_needs(_meta(needs_px_per_cm=6.4), None) == (6.4, False)
-    assert deck_needs(_meta(needs_px_per_cm=11.2, needs_reached=False), None) == (11.2, True)
-    assert deck_needs(_meta(needs_px_per_cm=11.2, needs_reached=False), 9.0) == (9.0, False)
+    assert deck_needs(None, None) == Need(NEEDS_PX_PER_CM, False)
+    assert deck_needs(_meta(), None) == Need(NEEDS_PX_PER_CM, False)  # registered before it was measured
+    assert deck_needs(_meta(needs_px_per_cm=6.4), None) == Need(6.4, False)
+    assert deck_needs(_meta(needs_px_per_cm=11.2, needs_reached=False), None) == Need(11.2, True)
+    assert deck_needs(_meta(needs_px_per_cm=11.2, needs_reached=False), 9.0) == Need(9.0, False)
 
 
 def test_a_good_camera_fails_a_deck_that_needs_more_than_it_gives():
     image, calib = shot(GOOD, LOOK)
-    fine = check_camera([image], calib, needs=6.4)
+    fine = check_camera([image], calib, needs=Need(6.4))
     assert fine.ok, fine.lines()
-    small_index = check_camera([image], calib, needs=11.2, needs_more=True)
+    small_index = check_camera([image], calib, needs=Need(11.2, more=True))
     assert not small_index.ok and small_index.to_json()["needs_more"] is True
     for area in small_index.areas:
         problem = area.problems[0]

@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 
 from referee_station.deck.profile import reader_for
-from referee_station.deck.threshold import FALLBACK_MARGIN, Calibration, calibrate, frame_evidence
+from referee_station.deck.threshold import FALLBACK_MARGIN, Calibration, calibrate, read_frames
 
 
 def test_threshold_lies_between_the_deck_and_another_design(models, drawn_design):
     """The generic reader plays the profile: a training design is "its deck", the drawn design another."""
-    calibration = calibrate(reader_for(None), "anglo", ("no_such_design", drawn_design), frames=3, seed=4)
+    reader = reader_for(None)
+    own = read_frames(reader, "anglo", 3, 4, "calibration")
+    calibration = calibrate(reader, own, ("no_such_design", drawn_design), frames=3, seed=5)
     assert calibration.other is not None  # the missing design is left out, the drawn one measured
     assert calibration.own > calibration.other + 0.1
     assert calibration.other < calibration.mismatch_below < calibration.own
@@ -23,4 +25,4 @@ def test_without_another_design_the_threshold_falls_back_to_a_margin():
 
 def test_calibration_needs_frames(models):
     with pytest.raises(ValueError, match="at least 1, got 0"):
-        frame_evidence(reader_for(None), "anglo", 0, seed=0)
+        read_frames(reader_for(None), "anglo", 0, 0, "calibration")
