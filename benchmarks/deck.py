@@ -163,18 +163,21 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
         if args.save:
             profile.save(args.save)
     m = profile.meta
-    print(f"{design}: registration {m.seconds:.0f} s, held-back accuracy {m.accuracy:.2%} ({m.held_back_crops} crops)")
+    print(
+        f"{design}: registration {m.seconds:.0f} s, held-back accuracy {m.accuracy:.2%} ({m.held_back_crops} crops), "
+        f"index crops {m.index_width:.2f} cm wide"
+    )
     started = time.monotonic()
     frames = render_frames(design, args.frames, args.seed)
     print(f"rendered {len(frames)} frames of {design}: {time.monotonic() - started:.0f} s")
     readers = [("generic classifier", reader_for(None)), ("registered profile", reader_for(profile))]
     if profile.faces is not None:  # the same networks without the faces' evidence
-        plain = fitted_reader(profile.classifiers, profile.locator, profile.context, m.peak)
+        plain = fitted_reader(profile.classifiers, profile.locator, profile.context, m.peak, index_width=m.index_width)
         readers.append(("registered profile without its faces", plain))
     if profile.faces is not None and profile.classifier is not None:  # fitted networks and the faces weighed in
         faces = Faces.from_faces(CODES, profile.faces)
         networks = (profile.classifiers, profile.locator, profile.context, m.peak)
-        mixed = fitted_reader(*networks, faces=faces, weigh_by_faces=True)
+        mixed = fitted_reader(*networks, faces=faces, weigh_by_faces=True, index_width=m.index_width)
         readers.append(("registered profile with its faces weighed in", mixed))
     if profile.context is not None:
         without = dataclasses.replace(profile, context=None)

@@ -19,7 +19,7 @@ import numpy as np
 from referee_station.render.artwork import CARD_PX
 from referee_station.render.compose import over, place
 from referee_station.rules import DECK
-from referee_station.vision.geometry import CARD_H, CARD_W, INDEX_ANCHOR, STRIP_PX_PER_CM
+from referee_station.vision.geometry import CARD_H, CARD_W, INDEX_ANCHOR, INDEX_CROP, STRIP_PX_PER_CM
 from referee_station.vision.reader import CLASSES
 from referee_station.vision.strips import CROP_H, CROP_W
 
@@ -33,15 +33,17 @@ crops' 6.5, and most misreads of a registered deck are in 720p frames (docs/visi
 session)."""
 
 
-def _place(face: np.ndarray, angle: float, at: tuple[float, float]) -> np.ndarray:
-    """The face turned by ``angle`` with its index anchor at crop pixel ``at``."""
-    return place(face, _ANCHOR, angle, at, (CROP_W, CROP_H))
+def _place(face: np.ndarray, angle: float, at: tuple[float, float], canvas_w: int) -> np.ndarray:
+    """The face turned by ``angle`` with its index anchor at crop pixel ``at`` of a canvas ``canvas_w`` wide."""
+    return place(face, _ANCHOR, angle, at, (canvas_w, CROP_H))
 
 
 def _camera(rng: random.Random, canvas: np.ndarray) -> np.ndarray:
-    """Resolution, light, blur, noise and JPEG of a camera, then back to the strip's scale."""
+    """Resolution, light, blur, noise and JPEG of a camera, then to the classifier's input (the strip's
+    scale, squeezed across where the crop is wider than the generic one)."""
     cam = rng.uniform(MIN_PX_PER_CM, MAX_PX_PER_CM) / STRIP_PX_PER_CM
-    small = cv2.resize(canvas, (round(CROP_W * cam), round(CROP_H * cam)), interpolation=cv2.INTER_AREA)
+    size = (round(canvas.shape[1] * cam), round(CROP_H * cam))
+    small = cv2.resize(canvas, size, interpolation=cv2.INTER_AREA)
     ramp = np.linspace(rng.uniform(-25, 25), rng.uniform(-25, 25), small.shape[0], dtype=np.float32)[:, None, None]
     small = small * rng.uniform(0.65, 1.25) + ramp * (rng.random() < 0.3)
     sigma = rng.uniform(0.0, 1.0)
@@ -53,40 +55,45 @@ def _camera(rng: random.Random, canvas: np.ndarray) -> np.ndarray:
     return cv2.resize(cv2.imdecode(buf, cv2.IMREAD_COLOR), (CROP_W, CROP_H), interpolation=cv2.INTER_LINEAR)
 
 
-def synth_crop(rng: random.Random, faces: dict[str, np.ndarray], label: int, jitter: float = 3.0) -> np.ndarray:
-    """One classifier-size crop (CROP_H × CROP_W × 3 uint8) of ``CLASSES[label]`` (or "none")."""
-    canvas = np.empty((CROP_H, CROP_W, 3), np.float32)
+def synth_crop(
+    rng: random.Random, faces: dict[str, np.ndarray], label: int, jitter: float = 3.0, width: float = INDEX_CROP[0]
+) -> np.ndarray:
+    """One classifier-size crop (CROP_H × CROP_W × 3 uint8) of ``CLASSES[label]`` (or "none"), ``width``
+    cm of the card wide (``referee_station.vision.strips.crop_index``)."""
+    canvas_w = round(CROP_W * width / INDEX_CROP[0])
+    canvas = np.empty((CROP_H, canvas_w, 3), np.float32)
     canvas[:] = np.array([rng.randint(10, 80) for _ in range(3)], np.float32)
-    centre = (CROP_W / 2 + rng.uniform(-jitter, jitter), CROP_H / 2 + rng.uniform(-jitter, jitter))
+    anchor_x = canvas_w / 2 + (INDEX_ANCHOR[0] - width / 2) * STRIP_PX_PER_CM
+    centre = (anchor_x + rng.uniform(-jitter, jitter), CROP_H / 2 + rng.uniform(-jitter, jitter))
     if rng.random() < 0.7:  # the previous card of the row, under this one, to its left
         step = rng.uniform(2.0, 3.4) * STRIP_PX_PER_CM
         at = (centre[0] - step, centre[1] + rng.gauss(0, 3))
-        canvas = over(canvas, _place(faces[rng.choice(CODES)], rng.gauss(0, 1.5), at), 0)
+        canvas = over(canvas, _place(faces[rng.choice(CODES)], rng.gauss(0, 1.5), at, canvas_w), 0)
     shadow = rng.uniform(0.1, 0.5)
     if label == NONE:
         kind = rng.random()
         if kind < 0.6:  # somewhere inside a face, or just beside its index
             off = (rng.uniform(14, 120), rng.uniform(20, 150)) if kind < 0.4 else (rng.uniform(-40, 40), 45)
             at = (centre[0] - off[0], centre[1] - off[1])
-            canvas = over(canvas, _place(faces[rng.choice(CODES)], rng.gauss(0, 2), at), shadow)
+            canvas = over(canvas, _place(faces[rng.choice(CODES)], rng.gauss(0, 2), at, canvas_w), shadow)
         elif kind < 0.8:  # a face's edge or far corner, turned round
             face = faces[rng.choice(CODES)][::-1, ::-1] if rng.random() < 0.5 else faces[rng.choice(CODES)]
-            canvas = over(
-                canvas, _place(face, rng.uniform(-90, 90), (rng.uniform(-20, 50), rng.uniform(-20, 80))), shadow
-            )
+            angle, at = rng.uniform(-90, 90), (rng.uniform(-20, 50), rng.uniform(-20, 80))
+            canvas = over(canvas, _place(face, angle, at, canvas_w), shadow)
         # else: bare cloth (and the card under it, if any)
     else:
-        canvas = over(canvas, _place(faces[CLASSES[label]], rng.gauss(0, 2), centre), shadow)
+        canvas = over(canvas, _place(faces[CLASSES[label]], rng.gauss(0, 2), centre, canvas_w), shadow)
     return _camera(rng, canvas)
 
 
 def synth_crops(
-    faces: dict[str, np.ndarray], per_card: int, seed: int, none_share: float = 0.2
+    faces: dict[str, np.ndarray], per_card: int, seed: int, none_share: float = 0.2, width: float = INDEX_CROP[0]
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``per_card`` crops of each of the 54 cards plus "none" crops (``none_share`` of all), shuffled."""
+    """``per_card`` crops of each of the 54 cards plus "none" crops (``none_share`` of all), shuffled,
+    ``width`` cm of each card wide."""
     rng = random.Random(seed)
     n_none = round(per_card * len(CODES) * none_share / (1 - none_share))
     labels = [i for i in range(len(CODES)) for _ in range(per_card)] + [NONE] * n_none
     rng.shuffle(labels)
-    crops = np.stack([synth_crop(rng, faces, lab) for lab in labels])
+    crops = np.stack([synth_crop(rng, faces, lab, width=width) for lab in labels])
     return crops, np.array(labels, np.int16)

@@ -32,9 +32,11 @@ from typing import Any
 import numpy as np
 
 from referee_station.deck.crops import CODES
+from referee_station.deck.index_width import MAX_INDEX_WIDTH
 from referee_station.deck.mismatch import MismatchMeasure
 from referee_station.deck.onnx_check import check_onnx
 from referee_station.vision.faces import FACE_SIZE, Faces
+from referee_station.vision.geometry import INDEX_CROP
 from referee_station.vision.reader import (
     CLASSIFIER_FILES,
     CONTEXT_FILE,
@@ -85,6 +87,10 @@ class DeckMeta:
     (``referee_station.deck.detail``); None in profiles registered before it was measured."""
     needs_reached: bool = True
     """False: no detail registration rendered read that share; the deck needs more than ``needs_px_per_cm``."""
+    index_width: float = INDEX_CROP[0]
+    """cm of each card, from its left edge, that the index crops take (``referee_station.deck.index_width``):
+    wider than the generic crop where the deck's suit stands beside its rank; the generic width in
+    profiles registered before it was measured."""
     format: int = FORMAT
 
     def __post_init__(self) -> None:
@@ -247,7 +253,7 @@ def _meta(data: bytes, path: Path) -> DeckMeta:
     for name, check in _META_CHECKS.items():
         if name in obj and not check(obj[name]):
             raise ValueError(f"{path}: deck.json field {name!r} is {obj[name]!r}: {_META_WANTED[name]}")
-    floats = (*_SHARES, "seconds", "needs_px_per_cm")
+    floats = (*_SHARES, "seconds", "needs_px_per_cm", "index_width")
     return DeckMeta(**{name: float(v) if name in floats and v is not None else v for name, v in obj.items()})
 
 
@@ -256,7 +262,7 @@ def _number(value: Any, low: float, high: float) -> bool:
 
 
 _SHARES = ("accuracy", "confidence", "mismatch_below", "peak")
-_META_OPTIONAL = {"format", "mismatch_on", "needs_px_per_cm", "needs_reached"}
+_META_OPTIONAL = {"format", "mismatch_on", "needs_px_per_cm", "needs_reached", "index_width"}
 """Fields a ``deck.json`` written before them lacks."""
 _META_CHECKS = {
     "design": lambda v: isinstance(v, str) and 0 < len(v) <= 200,
@@ -266,6 +272,7 @@ _META_CHECKS = {
     "mismatch_on": lambda v: v in tuple(MismatchMeasure),
     "needs_px_per_cm": lambda v: v is None or _number(v, 0.1, 1000.0),
     "needs_reached": lambda v: isinstance(v, bool),
+    "index_width": lambda v: _number(v, INDEX_CROP[0], MAX_INDEX_WIDTH),
     **{name: (lambda v: _number(v, 0.0, 1.0)) for name in _SHARES},
 }
 _META_WANTED = {
@@ -276,6 +283,7 @@ _META_WANTED = {
     "mismatch_on": " or ".join(repr(m.value) for m in MismatchMeasure),
     "needs_px_per_cm": "a number of px per cm, or null",
     "needs_reached": "true or false",
+    "index_width": f"a width in cm, {INDEX_CROP[0]}..{MAX_INDEX_WIDTH}",
     **{name: "a number 0..1" for name in _SHARES},
 }
 
@@ -306,7 +314,8 @@ def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardRe
 
     try:
         faces = None if deck.faces is None else Faces.from_faces(CODES, deck.faces)
-        return fitted_reader(deck.classifiers, deck.locator, deck.context, deck.meta.peak, model_dir, faces)
+        networks = (deck.classifiers, deck.locator, deck.context)
+        return fitted_reader(*networks, deck.meta.peak, model_dir, faces, index_width=deck.meta.index_width)
     except (Fail, InvalidArgument, InvalidGraph, InvalidProtobuf, NoSuchFile, RuntimeException) as err:
         raise ValueError(f"deck profile {deck.meta.design!r}: its networks do not load ({err})") from err
 
@@ -319,15 +328,16 @@ def fitted_reader(
     model_dir: Path = MODELS_DIR,
     faces: Faces | None = None,
     weigh_by_faces: bool | None = None,
+    index_width: float = INDEX_CROP[0],
 ) -> CardReader:
     """The reader of a deck's fitted networks (serialised ONNX): its classifiers averaged (none: the
     generic ones in ``model_dir``), its locator (None: the generic one) at ``peak``, its context
-    classifier mixed in if any, its registered ``faces`` compared if any. The faces weigh the readings
-    (``weigh_by_faces``, by default) only where no classifier was fitted to the deck: fitted classifiers
-    read the drawn design's 883 plays 99.55 % right alone and 92.19 % with the faces weighed in
-    (docs/deck.md), so with them the faces serve the deck check and a second opinion that marks doubt.
-    ``reader_for`` reads a profile with it, and registration calibrates the mismatch threshold with it,
-    so the threshold is measured on the reader the station will run."""
+    classifier mixed in if any, its registered ``faces`` compared if any, its index crops ``index_width``
+    cm wide. The faces weigh the readings (``weigh_by_faces``, by default) only where no classifier was
+    fitted to the deck: fitted classifiers read the drawn design's 883 plays 99.55 % right alone and
+    92.19 % with the faces weighed in (docs/deck.md), so with them the faces serve the deck check and a
+    second opinion that marks doubt. ``reader_for`` reads a profile with it, and registration calibrates
+    the mismatch threshold with it, so the threshold is measured on the reader the station will run."""
     return CardReader(
         onnx_locator(locator or str(Path(model_dir) / LOCATOR_FILE)),
         onnx_ensemble(classifiers or [str(path) for path in classifier_paths(Path(model_dir))]),
@@ -335,4 +345,5 @@ def fitted_reader(
         context=None if context is None else onnx_classifier(context),
         faces=faces,
         weigh_by_faces=not classifiers if weigh_by_faces is None else weigh_by_faces,
+        index_width=index_width,
     )

@@ -31,11 +31,13 @@ import numpy as np
 
 from referee_station.deck.crops import CODES, NONE, synth_crops
 from referee_station.deck.detail import DETAIL_FRAMES, card_reads, need_from
+from referee_station.deck.index_width import index_width
 from referee_station.deck.photos import cut_face
 from referee_station.deck.profile import DeckMeta, DeckProfile, fitted_reader
 from referee_station.deck.rendered import install_faces, jittered_crops, rendered_data
 from referee_station.deck.threshold import calibrate, read_frames
 from referee_station.vision.faces import Faces, strip_faces
+from referee_station.vision.geometry import INDEX_CROP
 from referee_station.vision.reader import (
     CONTEXT_FILE,
     LOCATOR_FILE,
@@ -171,7 +173,9 @@ def register(
     if finetune:
         train_python()  # no torch: say so now (after checking the photos), not after minutes of rendering
     log(f"cut 54 faces: {time.monotonic() - start:.0f} s")
-    held, held_labels = synth_crops(faces, max(10, per_card // 5), seed + 1)
+    # the generic networks read the generic crop; networks fitted to the deck read all of its index
+    width = index_width(faces) if finetune else INDEX_CROP[0]
+    held, held_labels = synth_crops(faces, max(10, per_card // 5), seed + 1, width=width)
     if not finetune:
         reader = fitted_reader([], None, None, DECK_PEAK, model_dir, bank)
         return _profile(
@@ -187,12 +191,13 @@ def register(
             calibration_frames=calibration_frames,
             detail_frames=detail_frames,
         )
-    crops, labels = synth_crops(faces, per_card, seed)
+    crops, labels = synth_crops(faces, per_card, seed, width=width)
+    log(f"index crops {width:.2f} cm wide (the generic {INDEX_CROP[0]:.2f})")
     log(f"synthesised {len(labels)} training and {len(held_labels)} held-back crops: {time.monotonic() - start:.0f} s")
     cards = {"crops": crops, "labels": labels}
     strips = context = None
     if frames:
-        scenes = rendered_data(faces, frames, seed, jobs=threads)
+        scenes = rendered_data(faces, frames, seed, jobs=threads, index_width=width)
         cards = {
             "crops": np.concatenate([crops, jittered_crops(scenes["crops"], seed)]),
             "labels": np.concatenate([labels, scenes["labels"]]),
@@ -212,7 +217,7 @@ def register(
     fitted_context = models.get(CONTEXT_FILE)
     log(f"fine-tuned {', '.join(models)}: {time.monotonic() - start:.0f} s")
     peak = DECK_PEAK if locator is None else ADAPTED_PEAK
-    reader = fitted_reader(fitted, locator, fitted_context, peak, model_dir, bank)
+    reader = fitted_reader(fitted, locator, fitted_context, peak, model_dir, bank, index_width=width)
     networks = (fitted, locator, fitted_context)
     return _profile(
         design,
@@ -273,6 +278,7 @@ def _profile(
         mismatch_on=calibration.measure,
         needs_px_per_cm=round(need.px_per_cm, 2),
         needs_reached=need.reached,
+        index_width=reader.index_width,
     )
     fitted, locator, context = networks
     return DeckProfile(meta, fitted[0] if fitted else None, locator, tuple(fitted[1:]), context, kept)

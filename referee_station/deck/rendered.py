@@ -22,6 +22,7 @@ import numpy as np
 from referee_station.deck.crops import CODES
 from referee_station.render.artwork import CACHE_DIR, CARD_PX, install_design, load_design
 from referee_station.render.dataset import CROP_MARGIN, generate
+from referee_station.vision.geometry import INDEX_CROP
 from referee_station.vision.strips import CROP_H, CROP_W
 
 SMALL_FRAMES = 0.36
@@ -57,19 +58,23 @@ def install_faces(faces: dict[str, np.ndarray], cache_dir: Path = CACHE_DIR) -> 
     return install_design(name, {code: faces[code] for code in CODES}, _back(), cache_dir)
 
 
-def rendered_data(faces: dict[str, np.ndarray], frames: int, seed: int, jobs: int = 1) -> dict[str, np.ndarray]:
-    """Locator strips, index and context crops (``referee_station.render.dataset`` format) of ``frames`` scenes of this
-    deck, rendered by ``jobs`` processes (rendering is most of registration's time after the fine-tuning)."""
+def rendered_data(
+    faces: dict[str, np.ndarray], frames: int, seed: int, jobs: int = 1, index_width: float = INDEX_CROP[0]
+) -> dict[str, np.ndarray]:
+    """Locator strips, index crops ``index_width`` cm wide and context crops (``referee_station.render.dataset``
+    format) of ``frames`` scenes of this deck, rendered by ``jobs`` processes (rendering is most of
+    registration's time after the fine-tuning)."""
     if frames < 1:
         raise ValueError(f"rendered frames must be at least 1, got {frames}")
     design = install_faces(faces)
     jobs = max(1, min(jobs, frames))
     sizes = [frames // jobs + (i < frames % jobs) for i in range(jobs)]
     if jobs == 1:
-        return generate(frames, seed, False, (design,), SMALL_FRAMES)
+        return generate(frames, seed, False, (design,), SMALL_FRAMES, index_width)
     with ProcessPoolExecutor(jobs) as pool:
         seeds = [seed * 1000 + i for i in range(jobs)]
-        parts = list(pool.map(generate, sizes, seeds, [False] * jobs, [(design,)] * jobs, [SMALL_FRAMES] * jobs))
+        same = [[value] * jobs for value in (False, (design,), SMALL_FRAMES, index_width)]
+        parts = list(pool.map(generate, sizes, seeds, *same))
     return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
 
 

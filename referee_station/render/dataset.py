@@ -22,7 +22,7 @@ from referee_station.render.artwork import HELDOUT_DESIGNS, TRAIN_DESIGNS
 from referee_station.render.render import render
 from referee_station.render.scene import SMALL_FRAMES, random_scene
 from referee_station.rules import DECK
-from referee_station.vision.geometry import DRAW_ORDER
+from referee_station.vision.geometry import DRAW_ORDER, INDEX_CROP
 from referee_station.vision.strips import (
     GRID_H,
     GRID_W,
@@ -61,12 +61,18 @@ def _negatives(rng: random.Random, strip: np.ndarray, anchors: np.ndarray, k: in
 
 
 def generate(
-    frames: int, seed: int, heldout: bool, designs: tuple[str, ...] = (), small_frames: float = SMALL_FRAMES
+    frames: int,
+    seed: int,
+    heldout: bool,
+    designs: tuple[str, ...] = (),
+    small_frames: float = SMALL_FRAMES,
+    index_width: float = INDEX_CROP[0],
 ) -> dict[str, np.ndarray]:
     """``frames`` random scenes → locator strips with their anchors and masks, and index crops with their
     labels and the same points' context crops (``ctx_crops``, for the context classifier). ``designs``:
     the card artwork to draw (default: the training or held-out designs); deck registration passes the
-    registered deck's faces, installed as a design. ``small_frames``: the share of 720p cameras."""
+    registered deck's faces, installed as a design. ``small_frames``: the share of 720p cameras.
+    ``index_width``: the cm of each card its index crops take (a registered deck's own width)."""
     rng = random.Random(seed)
     designs = designs or (HELDOUT_DESIGNS if heldout else TRAIN_DESIGNS)
     loc_x, loc_anchor, loc_n, loc_mask, crops, context, labels = [], [], [], [], [], [], []
@@ -94,11 +100,11 @@ def generate(
                 cell = (a / (LOCATOR_SCALE * 4)).astype(int)
                 if 0 <= cell[1] < GRID_H and 0 <= cell[0] < GRID_W and hidden[cell[1], cell[0]]:
                     continue  # its index is under an arm or behind the screen: no label to learn from
-                crops.append(crop_index(strip, a[0], a[1], CROP_MARGIN))
+                crops.append(crop_index(strip, a[0], a[1], CROP_MARGIN, index_width))
                 context.append(crop_context(loc, a[0], a[1], CROP_MARGIN))
                 labels.append(CLASSES.index(card.code))
             for u, v in _negatives(rng, strip, anchors, 2 if len(anchors) else 3):
-                crops.append(crop_index(strip, u, v, CROP_MARGIN))
+                crops.append(crop_index(strip, u, v, CROP_MARGIN, index_width))
                 context.append(crop_context(loc, u, v, CROP_MARGIN))
                 labels.append(NONE)
     return {

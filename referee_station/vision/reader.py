@@ -26,7 +26,7 @@ import numpy as np
 from referee_station.resources import MODELS_DIR
 from referee_station.rules import DECK
 from referee_station.vision.faces import INDEX_CANDIDATES, INDEX_MIN_DETAIL, Faces, face_probabilities
-from referee_station.vision.geometry import CARD_W, DRAW_ORDER, PLAY_AREA, STRIP_MARGIN, STRIP_PX_PER_CM
+from referee_station.vision.geometry import CARD_W, DRAW_ORDER, INDEX_CROP, PLAY_AREA, STRIP_MARGIN, STRIP_PX_PER_CM
 from referee_station.vision.strips import (
     GRID_H,
     GRID_W,
@@ -284,6 +284,7 @@ class CardReader:
         context_weight: float = CONTEXT_WEIGHT,
         faces: Faces | None = None,
         weigh_by_faces: bool = True,
+        index_width: float = INDEX_CROP[0],
     ) -> None:
         """``classify`` reads index crops; ``context``, when given, reads the context crops of the same
         anchors, and ``mix_context`` mixes its probabilities in with ``context_weight``; ``faces``, a
@@ -291,7 +292,8 @@ class CardReader:
         ``weigh_by_faces`` False: the classifiers' read cards stand; the faces measure each card's match
         (the deck check, ``SeatReading.matches``) and only mark a card doubtful where they name another
         (``doubt_where_faces_differ``) — what a profile with classifiers fitted to the deck wants (they
-        read it better alone, docs/deck.md)."""
+        read it better alone, docs/deck.md). ``index_width``: the cm of each card the index crops take
+        (``crop_index``): a profile's classifiers are fitted to its deck's width."""
         if not 0 <= context_weight <= 1:
             raise ValueError(f"context_weight must lie in 0..1, got {context_weight}")
         self.locate = locate
@@ -307,6 +309,7 @@ class CardReader:
         """Per seat: the locator input of its last read and what was read."""
         self.faces = faces
         self.weigh_by_faces = weigh_by_faces
+        self.index_width = index_width
 
     @classmethod
     def from_onnx(cls, model_dir: Path | str = MODELS_DIR, threads: int = 2) -> CardReader:
@@ -414,11 +417,12 @@ class CardReader:
     def _read_indices(self, anchors: list[tuple[np.ndarray, np.ndarray, float, float]]) -> np.ndarray:
         """The index classifiers' mean at each anchor; where doubtful (top probability under
         ``Thresholds.recheck``) the mean over the crop and its ``RECHECK_SHIFTS`` neighbours."""
-        probs = np.array(self.classify(np.stack([crop_index(strip, u, v) for strip, _, u, v in anchors])))
+        crops = [crop_index(strip, u, v, width=self.index_width) for strip, _, u, v in anchors]
+        probs = np.array(self.classify(np.stack(crops)))
         doubtful = np.flatnonzero(probs.max(1) < self.thresholds.recheck)
         if len(doubtful):
             shifted = [
-                crop_index(strip, u + du, v + dv)
+                crop_index(strip, u + du, v + dv, width=self.index_width)
                 for strip, _, u, v in (anchors[k] for k in doubtful)
                 for du, dv in RECHECK_SHIFTS
             ]

@@ -12,6 +12,7 @@ import numpy as np
 from referee_station.vision.geometry import (
     CONTEXT_OFFSET,
     DRAW_ORDER,
+    INDEX_ANCHOR,
     INDEX_CROP,
     STRIP_H,
     STRIP_PX_PER_CM,
@@ -68,11 +69,23 @@ def locator_input(strip: np.ndarray) -> np.ndarray:
     return cv2.resize(strip, (LOC_W, LOC_H), interpolation=cv2.INTER_AREA)
 
 
-def crop_index(strip: np.ndarray, u: float, v: float, margin: int = 0) -> np.ndarray:
-    """The index crop (plus margin) centred at strip pixel (u, v), padded with black at the edges: the
-    ``CROP_H × CROP_W`` px about (u, v) of any image (``crop_context`` cuts the locator input with it)."""
+def crop_index(strip: np.ndarray, u: float, v: float, margin: int = 0, width: float = INDEX_CROP[0]) -> np.ndarray:
+    """The index crop (plus ``margin`` px of the crop) of the card whose anchor lies at strip pixel (u, v):
+    ``INDEX_CROP[1]`` cm tall about the anchor and ``width`` cm from the card's left edge, taken to the
+    classifiers' ``CROP_W × CROP_H`` input. The generic width is a rank over its suit; a deck whose suit
+    stands beside its rank is read wider (``referee_station.deck.index_width``), squeezed across."""
+    if width == INDEX_CROP[0]:
+        return _about(strip, u, v, margin)
+    w, h = round((CROP_W + 2 * margin) * width / INDEX_CROP[0]), CROP_H + 2 * margin
+    centre = u + (width / 2 - INDEX_ANCHOR[0]) * STRIP_PX_PER_CM
+    wide = cut(strip, round(centre - w / 2), round(v - h / 2), w, h)
+    return cv2.resize(wide, (CROP_W + 2 * margin, h), interpolation=cv2.INTER_AREA)
+
+
+def _about(image: np.ndarray, u: float, v: float, margin: int) -> np.ndarray:
+    """The ``CROP_H × CROP_W`` px (plus margin) about (u, v) of any image, padded with black at the edges."""
     w, h = CROP_W + 2 * margin, CROP_H + 2 * margin
-    return cut(strip, round(u - w / 2), round(v - h / 2), w, h)
+    return cut(image, round(u - w / 2), round(v - h / 2), w, h)
 
 
 def cut(image: np.ndarray, x0: int, y0: int, w: int, h: int) -> np.ndarray:
@@ -92,7 +105,7 @@ def crop_context(loc: np.ndarray, u: float, v: float, margin: int = 0) -> np.nda
     court picture, which stay legible where a 720p camera blurs the 4–5 px index."""
     scale = STRIP_PX_PER_CM / LOCATOR_SCALE
     du, dv = CONTEXT_OFFSET
-    return crop_index(loc, u / LOCATOR_SCALE + du * scale, v / LOCATOR_SCALE + dv * scale, margin)
+    return _about(loc, u / LOCATOR_SCALE + du * scale, v / LOCATOR_SCALE + dv * scale, margin)
 
 
 def cloth_to_strip(seat: str, points: np.ndarray) -> np.ndarray:
