@@ -9,6 +9,8 @@ profile without its faces (and without its context classifier, when it has one) 
 precision/recall, phantom plays and read time for each (``--trained anglo`` adds the generic reader on a
 design it trained on: the level to reach). Last, it reads frames of another design with the profile to show
 the mismatch check firing. Seats truly occluded or face down are left out of the play figures.
+``--large-frames S`` has a share S of the frames seen by a 4K camera (a column of their own);
+``--profile-only`` reads with the registered profile alone.
 """
 
 from __future__ import annotations
@@ -40,11 +42,11 @@ from referee_station.vision.strips import cloth_to_strip, locator_input, rectify
 
 
 def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
-    """Exact plays (all, and in 1080p and 720p frames), card precision and recall over seats with
+    """Exact plays (all, and in 4K, 1080p and 720p frames), card precision and recall over seats with
     readable cards; phantom plays in empty ones; wrong plays the reader called readable; what each
     true card was read as (``miss_kind``)."""
     score = PlayScore()
-    by_size = {1080: PlayScore(), 720: PlayScore()}
+    by_size = {2160: PlayScore(), 1080: PlayScore(), 720: PlayScore()}
     kinds: Counter[str] = Counter()
     for frame in frames:
         reading = reader.read(frame.image, frame.corners)
@@ -57,8 +59,7 @@ def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
         "kinds": kinds,
         "plays": score.plays,
         "exact": score.exact_share,
-        "exact_1080": by_size[1080].exact_share,
-        "exact_720": by_size[720].exact_share,
+        **{f"exact_{h}": part.exact_share if part.plays else None for h, part in by_size.items()},
         "precision": score.precision,
         "recall": score.recall,
         "phantom": score.phantom,
@@ -95,8 +96,9 @@ def miss_kind(true: str, read: str | None) -> str:
 
 def table_row(label: str, f: dict[str, float]) -> str:
     """One reader's figures as a row of the printed table."""
+    sizes = " | ".join("–" if f[f"exact_{h}"] is None else f"{f[f'exact_{h}']:.2%}" for h in (2160, 1080, 720))
     return (
-        f"| {label} | {f['exact']:.2%} of {f['plays']} | {f['exact_1080']:.2%} | {f['exact_720']:.2%} "
+        f"| {label} | {f['exact']:.2%} of {f['plays']} | {sizes} "
         f"| {f['precision']:.2%} | {f['recall']:.2%} | {f['phantom']}/{f['empties']} "
         f"| {f['taken_wrong']} | {f['held_right']} |"
     )
@@ -133,9 +135,11 @@ def error_split(reader: CardReader, frames: list[Rendered], tolerance: float = 1
     return {"anchors": anchors, "located": found / max(1, anchors), "read": right / max(1, found), "extra": extra}
 
 
-def render_frames(design: str, n: int, seed: int) -> list[Rendered]:
+def render_frames(design: str, n: int, seed: int, large_frames: float = 0.0) -> list[Rendered]:
     rng = random.Random(seed)
-    return [render(random_scene(rng, design, heldout_look=True, arms=0.08)) for _ in range(n)]
+    return [
+        render(random_scene(rng, design, heldout_look=True, arms=0.08, large_frames=large_frames)) for _ in range(n)
+    ]
 
 
 DESIGNS = {"drawn": install_drawn_design, "sans": install_sans_design}
@@ -168,18 +172,19 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
         f"index crops {m.index_width:.2f} cm wide"
     )
     started = time.monotonic()
-    frames = render_frames(design, args.frames, args.seed)
+    frames = render_frames(design, args.frames, args.seed, args.large_frames)
     print(f"rendered {len(frames)} frames of {design}: {time.monotonic() - started:.0f} s")
     readers = [("generic classifier", reader_for(None)), ("registered profile", reader_for(profile))]
-    if profile.faces is not None:  # the same networks without the faces' evidence
+    readers = readers[1:] if args.profile_only else readers
+    if profile.faces is not None and not args.profile_only:  # the same networks without the faces' evidence
         plain = fitted_reader(profile.classifiers, profile.locator, profile.context, m.peak, index_width=m.index_width)
         readers.append(("registered profile without its faces", plain))
-    if profile.faces is not None and profile.classifier is not None:  # fitted networks and the faces weighed in
+    if profile.faces is not None and profile.classifier is not None and not args.profile_only:  # faces weighed in
         faces = Faces.from_faces(CODES, profile.faces)
         networks = (profile.classifiers, profile.locator, profile.context, m.peak)
         mixed = fitted_reader(*networks, faces=faces, weigh_by_faces=True, index_width=m.index_width)
         readers.append(("registered profile with its faces weighed in", mixed))
-    if profile.context is not None:
+    if profile.context is not None and not args.profile_only:
         without = dataclasses.replace(profile, context=None)
         readers.append(("registered profile without its context classifier", reader_for(without)))
     rows, kinds = [], []
@@ -192,13 +197,13 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
         f = play_figures(reader_for(None), render_frames(args.trained, args.frames, args.seed))
         rows.append(table_row(f"generic classifier on {args.trained} (a training design)", f) + " |")
     print(
-        "| reader | exact plays | in 1080p frames | in 720p frames | card precision | card recall | phantom plays "
-        "| wrong plays called readable | right plays held doubtful | ms per frame |\n"
-        "|---|---|---|---|---|---|---|---|---|---|"
+        "| reader | exact plays | in 4K frames | in 1080p frames | in 720p frames | card precision | card recall "
+        "| phantom plays | wrong plays called readable | right plays held doubtful | ms per frame |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|"
     )
     print("\n".join(rows))
     print("\n".join(kinds))
-    for label, deck in (("generic classifier", None), ("registered profile", profile)):
+    for label, deck in [("generic classifier", None), ("registered profile", profile)][args.profile_only :]:
         split = error_split(reader_for(deck), frames)
         print(
             f"{label}: {split['anchors']} true index anchors, located {split['located']:.2%}, "
@@ -225,6 +230,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for the registration's fine-tuning")
     parser.add_argument("--scenes", type=int, default=300, help="table scenes of the deck registration renders")
     parser.add_argument("--trained", help="also read frames of this training design with the generic reader")
+    parser.add_argument("--profile-only", action="store_true", help="read with the registered profile alone")
+    parser.add_argument(
+        "--large-frames", type=float, default=0.0, help="share of the frames seen by a 4K camera (default none)"
+    )
     args = parser.parse_args()
     cv2.setNumThreads(2)
     names = args.design or sorted(DESIGNS)

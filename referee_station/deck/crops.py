@@ -31,6 +31,9 @@ MIN_PX_PER_CM, MAX_PX_PER_CM = 5.5, 11.5
 533–667 px (5.9–7.4 px/cm at the centre, less on the far side of a tilted camera), below the generic
 crops' 6.5, and most misreads of a registered deck are in 720p frames (docs/vision-history.md, seventh
 session)."""
+SHARP_SHARE, SHARP_PX_PER_CM = 0.15, 21.0
+"""A share of the crops is synthesised at a 4K camera's detail instead (``MAX_PX_PER_CM`` up to this): a
+deck whose suit mark a 1080p camera blurs is read at 4K, and the fitted classifiers must know it sharp."""
 
 
 def _place(face: np.ndarray, angle: float, at: tuple[float, float], canvas_w: int) -> np.ndarray:
@@ -41,7 +44,9 @@ def _place(face: np.ndarray, angle: float, at: tuple[float, float], canvas_w: in
 def _camera(rng: random.Random, canvas: np.ndarray) -> np.ndarray:
     """Resolution, light, blur, noise and JPEG of a camera, then to the classifier's input (the strip's
     scale, squeezed across where the crop is wider than the generic one)."""
-    cam = rng.uniform(MIN_PX_PER_CM, MAX_PX_PER_CM) / STRIP_PX_PER_CM
+    sharp = rng.random() < SHARP_SHARE
+    cam = rng.uniform(*((MAX_PX_PER_CM, SHARP_PX_PER_CM) if sharp else (MIN_PX_PER_CM, MAX_PX_PER_CM)))
+    cam = min(cam, STRIP_PX_PER_CM) / STRIP_PX_PER_CM
     size = (round(canvas.shape[1] * cam), round(CROP_H * cam))
     small = cv2.resize(canvas, size, interpolation=cv2.INTER_AREA)
     ramp = np.linspace(rng.uniform(-25, 25), rng.uniform(-25, 25), small.shape[0], dtype=np.float32)[:, None, None]

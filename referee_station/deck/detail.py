@@ -3,8 +3,8 @@
 Decks differ by more than a camera does: a deck whose index suit is a 4 mm glyph is read at 1080p no
 better than a guess within a colour, another one right at 720p. One constant in ``check-camera`` would
 pass a camera that cannot read the event's deck, or fail one that can. So registration reads rendered
-frames of the deck over the cameras CLOTH.md allows (720p and 1080p, 90–150 cm) with the reader the
-station will run, and keeps the least detail from which its cards are assured to read right
+frames of the deck over the cameras CLOTH.md allows (720p and 1080p, 90–150 cm) and 4K ones with the
+reader the station will run, and keeps the least detail from which its cards are assured to read right
 (``NEEDS_SHARE``, the share's Wilson lower bound); ``check-camera`` compares each play area with it.
 """
 
@@ -23,9 +23,14 @@ ASSURED_Z = 1.645
 """The Wilson bound's z: one-sided 95 %. Forty cards all read right assure only 94 %; a few misread
 cards among the finest must not pass a deck, nor a lucky few pass one."""
 WINDOW = 100
-"""Cards at the least detail counted that must read right at ``NEEDS_SHARE`` themselves."""
-DETAIL_FRAMES = 30
-"""Rendered frames registration reads for it: about 450 true cards, 5–11 px/cm."""
+"""Cards at the least detail counted that must read right at ``NEEDS_SHARE`` themselves; fewer cards
+counted decide nothing (88 sharp 4K cards all read right once set the sans deck's need at 10 px/cm, where
+its 1080p cards read 77 % of plays)."""
+DETAIL_FRAMES = 40
+"""Rendered frames registration reads for it: about 600 true cards, 5–22 px/cm."""
+DETAIL_LARGE_FRAMES = 0.4
+"""The share of them seen by a 4K camera, so that a deck 1080p cannot read is told how much more it needs
+(16–22 px/cm) instead of only "more than 11"."""
 
 
 @dataclass(frozen=True)
@@ -89,9 +94,9 @@ def assured(right: int, n: int, z: float = ASSURED_Z) -> float:
 
 
 def need_from(reads: list[CardRead], share: float = NEEDS_SHARE, window: int = WINDOW) -> DetailNeed:
-    """The least detail d such that the cards read at d or more assure ``share`` read right (``assured``)
-    and the ``window`` of them read at the least detail read right at ``share`` at least: many sharp cards
-    must not carry a band of blurred ones."""
+    """The least detail d such that at least ``window`` cards are read at d or more, they assure ``share``
+    read right (``assured``), and the ``window`` of them read at the least detail read right at ``share``
+    at least: many sharp cards must not carry a band of blurred ones, nor a lucky few decide."""
     if not reads:
         raise ValueError("no card in the rendered frames: the detail a deck needs cannot be measured")
     ordered = sorted(reads, key=lambda r: -r.px_per_cm)
@@ -100,7 +105,7 @@ def need_from(reads: list[CardRead], share: float = NEEDS_SHARE, window: int = W
     for n, card in enumerate(ordered, 1):
         right += card.right
         lowest = ordered[max(0, n - window) : n]
-        if assured(right, n) >= share and sum(r.right for r in lowest) >= share * len(lowest):
+        if n >= window and assured(right, n) >= share and sum(r.right for r in lowest) >= share * window:
             best = DetailNeed(card.px_per_cm, True, right / n, n)
     if best is not None:
         return best

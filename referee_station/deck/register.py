@@ -16,6 +16,7 @@ SE, NE, NW]}``).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -30,7 +31,7 @@ import cv2
 import numpy as np
 
 from referee_station.deck.crops import CODES, NONE, synth_crops
-from referee_station.deck.detail import DETAIL_FRAMES, card_reads, need_from
+from referee_station.deck.detail import DETAIL_FRAMES, DETAIL_LARGE_FRAMES, card_reads, need_from
 from referee_station.deck.index_width import index_width
 from referee_station.deck.photos import cut_face
 from referee_station.deck.profile import DeckMeta, DeckProfile, fitted_reader
@@ -176,21 +177,21 @@ def register(
     # the generic networks read the generic crop; networks fitted to the deck read all of its index
     width = index_width(faces) if finetune else INDEX_CROP[0]
     held, held_labels = synth_crops(faces, max(10, per_card // 5), seed + 1, width=width)
+    profile = functools.partial(
+        _profile,
+        design,
+        held=held,
+        held_labels=held_labels,
+        faces=faces,
+        seed=seed,
+        start=start,
+        log=log,
+        kept=kept,
+        calibration_frames=calibration_frames,
+        detail_frames=detail_frames,
+    )
     if not finetune:
-        reader = fitted_reader([], None, None, DECK_PEAK, model_dir, bank)
-        return _profile(
-            design,
-            reader,
-            held,
-            held_labels,
-            faces,
-            seed,
-            start,
-            log,
-            kept,
-            calibration_frames=calibration_frames,
-            detail_frames=detail_frames,
-        )
+        return profile(fitted_reader([], None, None, DECK_PEAK, model_dir, bank))
     crops, labels = synth_crops(faces, per_card, seed, width=width)
     log(f"index crops {width:.2f} cm wide (the generic {INDEX_CROP[0]:.2f})")
     log(f"synthesised {len(labels)} training and {len(held_labels)} held-back crops: {time.monotonic() - start:.0f} s")
@@ -218,21 +219,7 @@ def register(
     log(f"fine-tuned {', '.join(models)}: {time.monotonic() - start:.0f} s")
     peak = DECK_PEAK if locator is None else ADAPTED_PEAK
     reader = fitted_reader(fitted, locator, fitted_context, peak, model_dir, bank, index_width=width)
-    networks = (fitted, locator, fitted_context)
-    return _profile(
-        design,
-        reader,
-        held,
-        held_labels,
-        faces,
-        seed,
-        start,
-        log,
-        kept,
-        networks,
-        calibration_frames=calibration_frames,
-        detail_frames=detail_frames,
-    )
+    return profile(reader, networks=(fitted, locator, fitted_context))
 
 
 def _profile(
@@ -255,7 +242,7 @@ def _profile(
     of the deck, and the mismatch threshold between those frames and ``calibration_frames`` of each
     other design, all read by ``reader``."""
     accuracy, confidence = _mean_confidence(reader.classify, held, held_labels)
-    own = read_frames(reader, install_faces(faces), detail_frames, seed + 3, "detail")
+    own = read_frames(reader, install_faces(faces), detail_frames, seed + 3, "detail", DETAIL_LARGE_FRAMES)
     need = need_from(card_reads(own))
     log(need.line())
     calibration = calibrate(reader, own, CALIBRATION_DESIGNS, calibration_frames, seed + 2)

@@ -31,6 +31,11 @@ at ``referee_station.render.scene.SMALL_FRAMES`` 0.2 and 900 more all 720p: 1,62
 ``referee_station/models/MODEL_CARD.md``), so the fine-tuning sees the deck's 4–5 px indices as often as the generic
 training saw the others'."""
 
+LARGE_FRAMES = 0.14
+"""The share of 4K cameras among the rendered scenes, taken from the 1080p ones: a deck whose suit mark is
+too small for 1080p is read at 4K (``check-camera`` says so), and networks that never saw its detail
+read a 4K frame little better than a 1080p one (docs/deck.md)."""
+
 BACK_DESIGN = "anglo"
 """The training design whose back the registered deck's face-down cards get."""
 
@@ -70,10 +75,10 @@ def rendered_data(
     jobs = max(1, min(jobs, frames))
     sizes = [frames // jobs + (i < frames % jobs) for i in range(jobs)]
     if jobs == 1:
-        return generate(frames, seed, False, (design,), SMALL_FRAMES, index_width)
+        return generate(frames, seed, False, (design,), SMALL_FRAMES, index_width, LARGE_FRAMES)
     with ProcessPoolExecutor(jobs) as pool:
         seeds = [seed * 1000 + i for i in range(jobs)]
-        same = [[value] * jobs for value in (False, (design,), SMALL_FRAMES, index_width)]
+        same = [[value] * jobs for value in (False, (design,), SMALL_FRAMES, index_width, LARGE_FRAMES)]
         parts = list(pool.map(generate, sizes, seeds, *same))
     return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
 

@@ -67,17 +67,20 @@ def generate(
     designs: tuple[str, ...] = (),
     small_frames: float = SMALL_FRAMES,
     index_width: float = INDEX_CROP[0],
+    large_frames: float = 0.0,
 ) -> dict[str, np.ndarray]:
     """``frames`` random scenes → locator strips with their anchors and masks, and index crops with their
     labels and the same points' context crops (``ctx_crops``, for the context classifier). ``designs``:
     the card artwork to draw (default: the training or held-out designs); deck registration passes the
     registered deck's faces, installed as a design. ``small_frames``: the share of 720p cameras.
-    ``index_width``: the cm of each card its index crops take (a registered deck's own width)."""
+    ``index_width``: the cm of each card its index crops take (a registered deck's own width).
+    ``large_frames``: the share of 4K cameras."""
     rng = random.Random(seed)
     designs = designs or (HELDOUT_DESIGNS if heldout else TRAIN_DESIGNS)
     loc_x, loc_anchor, loc_n, loc_mask, crops, context, labels = [], [], [], [], [], [], []
     for _ in range(frames):
-        scene = random_scene(rng, rng.choice(designs), heldout_look=heldout, arms=0.15, small_frames=small_frames)
+        sizes = {"small_frames": small_frames, "large_frames": large_frames}
+        scene = random_scene(rng, rng.choice(designs), heldout_look=heldout, arms=0.15, **sizes)
         frame = render(scene)
         corners = frame.corners + np.array([[rng.gauss(0, 1.5), rng.gauss(0, 1.5)] for _ in range(4)])
         strips = rectify(frame.image, corners)

@@ -149,6 +149,8 @@ def random_row(rng: random.Random, codes: list[str]) -> tuple[PlacedCard, ...]:
 
 SMALL_FRAMES = 0.2
 """The share of 1280 × 720 cameras in a random scene (the rest are 1080p; CLOTH.md allows both)."""
+LARGE_SIZE = (3840, 2160)
+"""A 4K camera: 16–22 px/cm at the standard height, where a deck's small suit mark needs more than 1080p."""
 
 
 def random_scene(
@@ -158,10 +160,13 @@ def random_scene(
     heldout_look: bool = False,
     arms: float = 0.08,
     small_frames: float = SMALL_FRAMES,
+    large_frames: float = 0.0,
 ) -> Scene:
     """A random scene: plays of 0–10 cards, discard piles, held hands, occasional arms, random camera/light.
-    ``small_frames``: the share of 1280 × 720 cameras (the rest are 1080p); training renders extra 720p
-    chunks because an index there is only 4–5 px tall and most misreads happen there."""
+    ``small_frames``: the share of 1280 × 720 cameras, ``large_frames`` of 4K ones (``LARGE_SIZE``), the
+    rest 1080p; training renders extra 720p chunks because an index there is only 4–5 px tall and most
+    misreads happen there. Both shares come from one draw, so a seed without 4K cameras renders as it
+    always did."""
     deck = [c.code for c in DECK]
     seats = {}
     for seat in DRAW_ORDER:
@@ -199,7 +204,8 @@ def random_scene(
                 skin=rng.choice(SKINS),
             )
         seats[seat] = SeatScene(play, discard, hand, arm)
-    size = (1920, 1080) if rng.random() < 1 - small_frames else (1280, 720)
+    draw = rng.random()
+    size = LARGE_SIZE if draw < large_frames else (1920, 1080) if draw < 1 - small_frames else (1280, 720)
     camera = Camera(
         height=rng.uniform(90, 150),
         tilt=abs(rng.gauss(0, 8)) % 20,

@@ -268,17 +268,18 @@ def _problems(
 ) -> tuple[Problem, ...]:
     out = []
     least, more = needs.px_per_cm, needs.more
-    bigger = "use 1080p" if calib.image_size[1] < 1080 else "use a 4K camera"
+    height = calib.image_size[1]
+    closer = "lower the camera" + (" or use 1080p" if height < 1080 else " or use a 4K camera" if height < 2160 else "")
     if more and scale <= least:
         out.append(
             Problem(
                 f"{scale:.1f} px/cm, this deck needs more than {least:g} (its registration read it right at no"
                 " detail up to that)",
-                f"lower the camera or {bigger}, and register the deck again from photos taken as close",
+                f"{closer}, and register the deck again from photos taken as close",
             )
         )
     elif not more and scale < least:
-        out.append(Problem(f"{scale:.1f} px/cm, this deck needs {least:g}", f"lower the camera or {bigger}"))
+        out.append(Problem(f"{scale:.1f} px/cm, this deck needs {least:g}", closer))
     if blur_measure > MAX_BLUR:
         out.append(
             Problem(f"out of focus (blur {blur_measure:.2f}, at most {MAX_BLUR})", "focus the lens on the play areas")

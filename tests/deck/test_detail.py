@@ -6,14 +6,17 @@ from __future__ import annotations
 import random
 
 import cv2
+import numpy as np
 import pytest
 
 from referee_station.cli import main
-from referee_station.deck.detail import NEEDS_SHARE, CardRead, assured, need_from
+from referee_station.deck.detail import DETAIL_LARGE_FRAMES, NEEDS_SHARE, CardRead, assured, need_from
 from referee_station.deck.profile import DeckMeta, DeckProfile
+from referee_station.deck.threshold import rendered_frames
 from referee_station.station.camera_step import deck_needs
 from referee_station.vision.camera_check import NEEDS_PX_PER_CM, Need, check_camera
 from referee_station.vision.reader import CLASSIFIER_FILES, MODELS_DIR
+from referee_station.vision.strips import detail
 from tests.vision.test_camera_check import GOOD, LOOK, shot
 
 
@@ -47,6 +50,8 @@ def test_one_early_miss_does_not_decide_and_a_lucky_few_cards_do_not_pass():
     assert need_from(fine).reached and need_from(fine).px_per_cm == pytest.approx(11.0 - 199 * 0.01)
     lucky = [CardRead(10.0 + i * 0.01, True) for i in range(48)] + [CardRead(9.0, i % 5 != 0) for i in range(400)]
     assert not need_from(lucky).reached  # 48 of 48 right assure only 95 %; below them 80 % read right
+    few = [CardRead(20.0 - i * 0.01, True) for i in range(88)] + [CardRead(10.0, i % 4 != 0) for i in range(300)]
+    assert assured(88, 88) > NEEDS_SHARE and not need_from(few).reached  # 88 cards are fewer than the window
     assert assured(48, 48) == pytest.approx(0.946, abs=0.001) and assured(100, 100) > NEEDS_SHARE
     with pytest.raises(ValueError, match="no card"):
         need_from([])
@@ -91,3 +96,17 @@ def test_the_command_takes_the_need_from_the_deck_profile(tmp_path, capsys):
     assert "this deck needs more than 11.2" in capsys.readouterr().out
     assert main([*base, "--deck", str(tmp_path / "small.deck"), "--needs", "6"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "verdict: ready for play"
+
+
+def test_registration_reads_some_of_its_detail_frames_at_4k():
+    """A deck 1080p cannot read is told what it needs (16–22 px/cm) rather than only "more than 11": the
+    detail frames' 4K share renders 4K cameras, whose play areas get at least 15 px/cm; the rest are
+    the frames the seed always drew."""
+    frames = list(rendered_frames("anglo", 8, 3, "detail", DETAIL_LARGE_FRAMES))
+    usual = list(rendered_frames("anglo", 8, 3, "detail"))
+    large = [f for f in frames if f.image.shape[0] == 2160]
+    assert 0 < len(large) < len(frames)
+    assert all(min(detail(f.corners).values()) >= 15 for f in large)
+    assert all(max(detail(f.corners).values()) <= 11.5 for f in usual)
+    for a, b in zip(frames, usual, strict=True):
+        assert a.image.shape[0] == 2160 or np.array_equal(a.image, b.image)

@@ -8,7 +8,7 @@ import random
 import numpy as np
 
 from referee_station.render.render import render
-from referee_station.render.scene import Camera, Look, PlacedCard, Scene, SeatScene, random_scene
+from referee_station.render.scene import LARGE_SIZE, Camera, Look, PlacedCard, Scene, SeatScene, random_scene
 from referee_station.vision.geometry import DRAW_ORDER
 from tests.vision.scenes import PLAYS, scene
 
@@ -45,6 +45,23 @@ def test_small_frames_sets_the_share_of_720p_cameras_and_leaves_the_default_draw
     assert {random_scene(random.Random(i), "anglo", small_frames=0.0).camera.size for i in range(20)} == {(1920, 1080)}
     same = random_scene(random.Random(3), "anglo", small_frames=1.0)
     assert same.seats == random_scene(random.Random(3), "anglo").seats
+
+
+def test_large_frames_take_4k_cameras_from_the_1080p_share_and_change_nothing_else() -> None:
+    """Registration renders a share of 4K scenes (``referee_station.deck.rendered.LARGE_FRAMES``): taken
+    from the same draw, so every scene not turned 4K is the very scene the seed drew before."""
+    default = [random_scene(random.Random(i), "anglo") for i in range(200)]
+    large = [random_scene(random.Random(i), "anglo", large_frames=0.3) for i in range(200)]
+    turned = [b for a, b in zip(default, large, strict=True) if a != b]
+    assert 0.2 < len(turned) / len(large) < 0.4
+    assert {b.camera.size for b in turned} == {LARGE_SIZE}
+    for a, b in zip(default, large, strict=True):
+        if b.camera.size == LARGE_SIZE:
+            assert a.camera.size == (1920, 1080) and a.seats == b.seats
+            assert b.camera.span_px == a.camera.span_px * 2  # the cloth spans twice the pixels
+    shot = render(large[large.index(turned[0])])
+    assert shot.image.shape == (2160, 3840, 3)
+    assert np.all((shot.corners >= 0) & (shot.corners <= [3840, 2160]))
 
 
 def test_cards_behind_the_screen_are_occluded_in_the_truth() -> None:

@@ -16,7 +16,7 @@ from referee_station.render.artwork import HELDOUT_DESIGNS
 from referee_station.render.render import render
 from referee_station.render.scene import Camera, Look, PlacedCard, Scene, SeatScene
 from referee_station.vision.calibrate import Calibration, from_corners
-from referee_station.vision.camera_check import MAX_BLUR, NEEDS_PX_PER_CM, check_camera
+from referee_station.vision.camera_check import MAX_BLUR, NEEDS_PX_PER_CM, Need, check_camera
 from referee_station.vision.geometry import DRAW_ORDER, PLAY_AREA
 from referee_station.vision.layout import Layout
 
@@ -72,6 +72,19 @@ def test_a_camera_too_far_away_fails_with_its_px_per_cm_and_the_remedy():
         assert area.problems[0].remedy == "lower the camera or use 1080p"
     assert "N: 5.3 px/cm, this deck needs 8: lower the camera or use 1080p" in [s.strip() for s in check.lines()]
     assert check.lines()[-1].startswith("verdict: NOT ready")
+
+
+def test_a_4k_camera_is_read_at_its_detail_and_told_only_to_come_closer():
+    """A 4K camera gives a play area twice a 1080p one's px/cm; one that still gives less than the deck
+    needs is told to come closer, not to become a 4K camera."""
+    image, calib = shot(Camera(height=120, size=(3840, 2160), span_px=1900))
+    check = check_camera([image], calib, reader(), ROW, Need(24.0))
+    assert not check.ok
+    for area in check.areas:
+        assert area.px_per_cm == pytest.approx(1900 / 90, rel=0.05)
+        assert area.problems[0].reason == f"{area.px_per_cm:.1f} px/cm, this deck needs 24"
+        assert area.problems[0].remedy == "lower the camera"
+    assert check_camera([image], calib, reader(), ROW, Need(16.0)).ok
 
 
 @pytest.mark.parametrize(
