@@ -104,6 +104,8 @@ def need_from(reads: list[CardRead], share: float = NEEDS_SHARE, window: int = W
     best: DetailNeed | None = None
     for n, card in enumerate(ordered, 1):
         right += card.right
+        if n < len(ordered) and ordered[n].px_per_cm == card.px_per_cm:
+            continue  # one area's cards share its detail: judged together, none left out
         lowest = ordered[max(0, n - window) : n]
         if n >= window and assured(right, n) >= share and sum(r.right for r in lowest) >= share * window:
             best = DetailNeed(card.px_per_cm, True, right / n, n)

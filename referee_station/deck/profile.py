@@ -119,6 +119,11 @@ class DeckProfile:
             raise ValueError(f"a deck profile holds at most {len(CLASSIFIER_FILES)} classifiers")
         if self.classifier is None and (self.further or self.faces is None):
             raise ValueError("a deck profile without a fitted classifier must hold the faces and no other classifier")
+        if self.classifier is None and self.meta.index_width != INDEX_CROP[0]:
+            raise ValueError(
+                f"a deck profile without a fitted classifier reads with the generic ones, whose index crop is "
+                f"{INDEX_CROP[0]} cm wide: index_width {self.meta.index_width} cannot be read"
+            )
         if self.faces is not None:
             _check_faces(self.faces, "faces")
 

@@ -245,7 +245,8 @@ def _profile(
     own = read_frames(reader, install_faces(faces), detail_frames, seed + 3, "detail", DETAIL_LARGE_FRAMES)
     need = need_from(card_reads(own))
     log(need.line())
-    calibration = calibrate(reader, own, CALIBRATION_DESIGNS, calibration_frames, seed + 2)
+    usual = [read for read in own if read.height <= 1080]  # the other designs are read without 4K frames
+    calibration = calibrate(reader, usual or own, CALIBRATION_DESIGNS, calibration_frames, seed + 2)
     mismatch_below = calibration.mismatch_below
     seconds = time.monotonic() - start
     log(f"held-back accuracy {accuracy:.2%}, crop confidence {confidence:.2f}")

@@ -61,6 +61,9 @@ class FrameRead:
     truth: dict[str, SeatTruth]
     px_per_cm: dict[str, float]
     reading: FrameReading
+    height: int = 1080
+    """The frame's height in px: 2160 for a 4K camera, whose frames the mismatch calibration leaves out
+    (the other designs are read at 720p and 1080p, as a station mostly is)."""
 
 
 def read_frames(
@@ -68,7 +71,7 @@ def read_frames(
 ) -> list[FrameRead]:
     """``rendered_frames`` of ``design`` read by ``reader``."""
     return [
-        FrameRead(shot.truth, detail(shot.corners), reader.read(shot.image, shot.corners))
+        FrameRead(shot.truth, detail(shot.corners), reader.read(shot.image, shot.corners), shot.image.shape[0])
         for shot in rendered_frames(design, frames, seed, purpose, large_frames)
     ]
 

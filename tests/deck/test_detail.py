@@ -110,3 +110,12 @@ def test_registration_reads_some_of_its_detail_frames_at_4k():
     assert all(max(detail(f.corners).values()) <= 11.5 for f in usual)
     for a, b in zip(frames, usual, strict=True):
         assert a.image.shape[0] == 2160 or np.array_equal(a.image, b.image)
+
+
+def test_one_play_areas_cards_are_judged_together():
+    """Every card of one area shares its px/cm: misread cards of that area are never left out by being
+    counted after the right ones."""
+    sharp = [CardRead(10.0, True)] * 150
+    area = [CardRead(9.0, True)] * 100 + [CardRead(9.0, False)] * 20  # one detail, read 83 % right
+    need = need_from(sharp + area)
+    assert need.reached and need.px_per_cm == 10.0

@@ -15,6 +15,7 @@ from referee_station.deck.profile import DeckMeta, DeckProfile, reader_for
 from referee_station.render.artwork import CARD_PX
 from referee_station.render.drawn import draw_face
 from referee_station.render.drawn_sans import FONT, draw_sans_face
+from referee_station.vision.faces import strip_faces
 from referee_station.vision.geometry import INDEX_ANCHOR, INDEX_CROP, STRIP_PX_PER_CM
 from referee_station.vision.reader import CLASSES, MODELS_DIR
 from referee_station.vision.strips import CROP_H, CROP_W, crop_index
@@ -80,3 +81,11 @@ def test_the_profile_keeps_its_width_and_the_reader_crops_with_it(tmp_path):
     (tmp_path / "classifier.onnx").write_bytes((MODELS_DIR / "classifier.onnx").read_bytes())
     with pytest.raises(ValueError, match=r"field 'index_width' is 9.0: a width in cm, 1.6..2.2"):
         DeckProfile.load(tmp_path)
+
+
+def test_a_faces_only_profile_cannot_ask_for_a_wide_crop():
+    """The generic classifiers read a faces-only profile, and they know only the generic crop."""
+    faces = strip_faces({code: draw_face(code) for code in CODES}, CODES)
+    DeckProfile(META, None, faces=faces)  # the generic width: fine
+    with pytest.raises(ValueError, match="without a fitted classifier reads with the generic ones"):
+        DeckProfile(DeckMeta(**{**META.__dict__, "index_width": 2.2}), None, faces=faces)
