@@ -147,6 +147,23 @@ DESIGNS = {"drawn": install_drawn_design, "sans": install_sans_design}
 and a large sans-serif rank beside its suit with 大王 / 小王 picture jokers (``referee_station.render.drawn_sans``)."""
 
 
+def variant_readers(profile: DeckProfile) -> list[tuple[str, CardReader]]:
+    """The profile's networks read otherwise: without the faces' evidence, with the faces weighed in, and
+    without the context classifier (where the profile has what each variant leaves out)."""
+    m, out = profile.meta, []
+    networks = (profile.classifiers, profile.locator, profile.context, m.peak)
+    if profile.faces is not None:
+        out.append(("registered profile without its faces", fitted_reader(*networks, index_width=m.index_width)))
+    if profile.faces is not None and profile.classifier is not None:
+        faces = Faces.from_faces(CODES, profile.faces)
+        mixed = fitted_reader(*networks, faces=faces, weigh_by_faces=True, index_width=m.index_width)
+        out.append(("registered profile with its faces weighed in", mixed))
+    if profile.context is not None:
+        without = dataclasses.replace(profile, context=None)
+        out.append(("registered profile without its context classifier", reader_for(without)))
+    return out
+
+
 def bench_design(design: str, args: argparse.Namespace) -> None:
     """Register ``design`` from its 54 photos (or load ``--deck``), read its frames with the generic reader,
     the profile, and the profile without its faces (and without its context classifier), and check the
@@ -174,19 +191,9 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
     started = time.monotonic()
     frames = render_frames(design, args.frames, args.seed, args.large_frames)
     print(f"rendered {len(frames)} frames of {design}: {time.monotonic() - started:.0f} s")
-    readers = [("generic classifier", reader_for(None)), ("registered profile", reader_for(profile))]
-    readers = readers[1:] if args.profile_only else readers
-    if profile.faces is not None and not args.profile_only:  # the same networks without the faces' evidence
-        plain = fitted_reader(profile.classifiers, profile.locator, profile.context, m.peak, index_width=m.index_width)
-        readers.append(("registered profile without its faces", plain))
-    if profile.faces is not None and profile.classifier is not None and not args.profile_only:  # faces weighed in
-        faces = Faces.from_faces(CODES, profile.faces)
-        networks = (profile.classifiers, profile.locator, profile.context, m.peak)
-        mixed = fitted_reader(*networks, faces=faces, weigh_by_faces=True, index_width=m.index_width)
-        readers.append(("registered profile with its faces weighed in", mixed))
-    if profile.context is not None and not args.profile_only:
-        without = dataclasses.replace(profile, context=None)
-        readers.append(("registered profile without its context classifier", reader_for(without)))
+    readers = [("registered profile", reader_for(profile))]
+    if not args.profile_only:
+        readers = [("generic classifier", reader_for(None)), *readers, *variant_readers(profile)]
     rows, kinds = [], []
     for label, reader in readers:
         started = time.monotonic()

@@ -21,7 +21,7 @@ from referee_station.render.compose import over, place
 from referee_station.rules import DECK
 from referee_station.vision.geometry import CARD_H, CARD_W, INDEX_ANCHOR, INDEX_CROP, STRIP_PX_PER_CM
 from referee_station.vision.reader import CLASSES
-from referee_station.vision.strips import CROP_H, CROP_W
+from referee_station.vision.strips import CROP_H, CROP_W, index_span
 
 NONE = len(CLASSES) - 1
 CODES = tuple(c.code for c in DECK)
@@ -65,10 +65,10 @@ def synth_crop(
 ) -> np.ndarray:
     """One classifier-size crop (CROP_H × CROP_W × 3 uint8) of ``CLASSES[label]`` (or "none"), ``width``
     cm of the card wide (``referee_station.vision.strips.crop_index``)."""
-    canvas_w = round(CROP_W * width / INDEX_CROP[0])
+    canvas_w, right = index_span(width)
     canvas = np.empty((CROP_H, canvas_w, 3), np.float32)
     canvas[:] = np.array([rng.randint(10, 80) for _ in range(3)], np.float32)
-    anchor_x = canvas_w / 2 + (INDEX_ANCHOR[0] - width / 2) * STRIP_PX_PER_CM
+    anchor_x = canvas_w / 2 - right
     centre = (anchor_x + rng.uniform(-jitter, jitter), CROP_H / 2 + rng.uniform(-jitter, jitter))
     if rng.random() < 0.7:  # the previous card of the row, under this one, to its left
         step = rng.uniform(2.0, 3.4) * STRIP_PX_PER_CM

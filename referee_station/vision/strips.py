@@ -76,10 +76,16 @@ def crop_index(strip: np.ndarray, u: float, v: float, margin: int = 0, width: fl
     stands beside its rank is read wider (``referee_station.deck.index_width``), squeezed across."""
     if width == INDEX_CROP[0]:
         return _about(strip, u, v, margin)
-    w, h = round((CROP_W + 2 * margin) * width / INDEX_CROP[0]), CROP_H + 2 * margin
-    centre = u + (width / 2 - INDEX_ANCHOR[0]) * STRIP_PX_PER_CM
-    wide = cut(strip, round(centre - w / 2), round(v - h / 2), w, h)
+    (w, right), h = index_span(width, margin), CROP_H + 2 * margin
+    wide = cut(strip, round(u + right - w / 2), round(v - h / 2), w, h)
     return cv2.resize(wide, (CROP_W + 2 * margin, h), interpolation=cv2.INTER_AREA)
+
+
+def index_span(width: float, margin: int = 0) -> tuple[int, float]:
+    """Strip px across that an index crop ``width`` cm wide (plus ``margin`` crop px) takes before it is
+    squeezed, and how far right of the anchor its centre lies: the one geometry of the reader's crops
+    (``crop_index``) and the registration's synthesised ones (``referee_station.deck.crops``)."""
+    return round((CROP_W + 2 * margin) * width / INDEX_CROP[0]), (width / 2 - INDEX_ANCHOR[0]) * STRIP_PX_PER_CM
 
 
 def _about(image: np.ndarray, u: float, v: float, margin: int) -> np.ndarray:
