@@ -31,6 +31,7 @@ import statistics
 import time
 
 from referee_station.render.drawn import install_drawn_design
+from referee_station.render.scene import row_step
 from referee_station.render.video import VideoRenderer, choreograph, truth_reading
 from referee_station.sim.match import simulate
 from referee_station.table.config import RulesConfig
@@ -93,8 +94,9 @@ def compare(truth: list[Record], got: list[Record], deals: list[float]) -> dict:
 def run_match(seed: int, args: argparse.Namespace) -> dict:
     sim = simulate(seed, deals=args.deals, violations=args.violations)
     events = [e for e in sim.events if args.until is None or e.t <= args.until]
-    choreo = choreograph(events, seed)
-    renderer = VideoRenderer(choreo, design=install_drawn_design() if args.design == "drawn" else args.design)
+    design = install_drawn_design() if args.design == "drawn" else args.design
+    choreo = choreograph(events, seed, row_step(design))
+    renderer = VideoRenderer(choreo, design=design)
     frames = renderer.frames(args.fps)
     t, frame = next(frames)
     calib = from_markers(f"bench{seed}", frame, Layout.default())

@@ -148,8 +148,9 @@ and a large sans-serif rank beside its suit with 大王 / 小王 picture jokers 
 
 
 def variant_readers(profile: DeckProfile) -> list[tuple[str, CardReader]]:
-    """The profile's networks read otherwise: without the faces' evidence, with the faces weighed in, and
-    without the context classifier (where the profile has what each variant leaves out)."""
+    """The profile's networks read otherwise: without the faces' evidence, with the faces weighed in,
+    without the context classifier, and trusting cards read at less detail than the deck needs (where the
+    profile has what each variant leaves out)."""
     m, out = profile.meta, []
     networks = (profile.classifiers, profile.locator, profile.context, m.peak)
     if profile.faces is not None:
@@ -161,6 +162,9 @@ def variant_readers(profile: DeckProfile) -> list[tuple[str, CardReader]]:
     if profile.context is not None:
         without = dataclasses.replace(profile, context=None)
         out.append(("registered profile without its context classifier", reader_for(without)))
+    if m.needs_detail:
+        anywhere = dataclasses.replace(profile, meta=dataclasses.replace(m, needs_px_per_cm=None))
+        out.append(("registered profile trusted under its deck's need of detail", reader_for(anywhere)))
     return out
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import zipfile
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -32,11 +33,11 @@ from typing import Any
 import numpy as np
 
 from referee_station.deck.crops import CODES
-from referee_station.deck.index_width import MAX_INDEX_WIDTH
 from referee_station.deck.mismatch import MismatchMeasure
 from referee_station.deck.onnx_check import check_onnx
 from referee_station.vision.faces import FACE_SIZE, Faces
 from referee_station.vision.geometry import INDEX_CROP
+from referee_station.vision.index_width import MAX_INDEX_WIDTH
 from referee_station.vision.reader import (
     CLASSIFIER_FILES,
     CONTEXT_FILE,
@@ -88,13 +89,21 @@ class DeckMeta:
     needs_reached: bool = True
     """False: no detail registration rendered read that share; the deck needs more than ``needs_px_per_cm``."""
     index_width: float = INDEX_CROP[0]
-    """cm of each card, from its left edge, that the index crops take (``referee_station.deck.index_width``):
+    """cm of each card, from its left edge, that the index crops take (``referee_station.vision.index_width``):
     wider than the generic crop where the deck's suit stands beside its rank; the generic width in
     profiles registered before it was measured."""
     format: int = FORMAT
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mismatch_on", MismatchMeasure(self.mismatch_on))
+
+    @property
+    def needs_detail(self) -> float:
+        """The px/cm under which the reader holds this deck's cards doubtful: the measured need; infinite
+        where no detail registration rendered read the deck well enough; 0 where it was not measured."""
+        if self.needs_px_per_cm is None:
+            return 0.0
+        return self.needs_px_per_cm if self.needs_reached else math.inf
 
 
 @dataclass(frozen=True)
@@ -320,7 +329,9 @@ def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardRe
     try:
         faces = None if deck.faces is None else Faces.from_faces(CODES, deck.faces)
         networks = (deck.classifiers, deck.locator, deck.context)
-        return fitted_reader(*networks, deck.meta.peak, model_dir, faces, index_width=deck.meta.index_width)
+        m = deck.meta
+        width, need = m.index_width, m.needs_detail
+        return fitted_reader(*networks, m.peak, model_dir, faces, index_width=width, needs_detail=need)
     except (Fail, InvalidArgument, InvalidGraph, InvalidProtobuf, NoSuchFile, RuntimeException) as err:
         raise ValueError(f"deck profile {deck.meta.design!r}: its networks do not load ({err})") from err
 
@@ -334,11 +345,13 @@ def fitted_reader(
     faces: Faces | None = None,
     weigh_by_faces: bool | None = None,
     index_width: float = INDEX_CROP[0],
+    needs_detail: float = 0.0,
 ) -> CardReader:
     """The reader of a deck's fitted networks (serialised ONNX): its classifiers averaged (none: the
     generic ones in ``model_dir``), its locator (None: the generic one) at ``peak``, its context
     classifier mixed in if any, its registered ``faces`` compared if any, its index crops ``index_width``
-    cm wide. The faces weigh the readings (``weigh_by_faces``, by default) only where no classifier was
+    cm wide, its cards doubtful where a camera gives less than ``needs_detail`` px/cm. The faces weigh
+    the readings (``weigh_by_faces``, by default) only where no classifier was
     fitted to the deck: fitted classifiers read the drawn design's 883 plays 99.55 % right alone and
     92.19 % with the faces weighed in (docs/deck.md), so with them the faces serve the deck check and a
     second opinion that marks doubt. ``reader_for`` reads a profile with it, and registration calibrates
@@ -351,4 +364,5 @@ def fitted_reader(
         faces=faces,
         weigh_by_faces=not classifiers if weigh_by_faces is None else weigh_by_faces,
         index_width=index_width,
+        needs_detail=needs_detail,
     )

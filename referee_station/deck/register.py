@@ -32,13 +32,13 @@ import numpy as np
 
 from referee_station.deck.crops import CODES, NONE, synth_crops
 from referee_station.deck.detail import DETAIL_FRAMES, DETAIL_LARGE_FRAMES, card_reads, need_from
-from referee_station.deck.index_width import index_width
 from referee_station.deck.photos import cut_face
 from referee_station.deck.profile import DeckMeta, DeckProfile, fitted_reader
 from referee_station.deck.rendered import install_faces, jittered_crops, rendered_data
 from referee_station.deck.threshold import calibrate, read_frames
 from referee_station.vision.faces import Faces, strip_faces
 from referee_station.vision.geometry import INDEX_CROP
+from referee_station.vision.index_width import index_width
 from referee_station.vision.reader import (
     CONTEXT_FILE,
     LOCATOR_FILE,

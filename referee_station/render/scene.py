@@ -7,11 +7,16 @@ All positions are seat-local centimetres (South's frame, see ``referee_station.v
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from referee_station.render.artwork import load_design
 from referee_station.rules import DECK
 from referee_station.vision.geometry import CARD_H, CARD_W, DRAW_ORDER, PLAY_AREA
+from referee_station.vision.index_width import index_width
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
@@ -123,14 +128,35 @@ def random_play(rng: random.Random, n: int) -> list[str]:
     return cards
 
 
-def random_row(rng: random.Random, codes: list[str]) -> tuple[PlacedCard, ...]:
-    """Lay codes left to right in the play area, each card's left index showing."""
+MIN_STEP = 2.0
+"""cm from one card's left edge to the next card's in a row: enough for a rank over its suit."""
+
+
+@functools.cache
+def row_step(design: str) -> float:
+    """The least step (cm) of ``design``'s rows: ``MIN_STEP``, or its index's width where the index is
+    wider (a suit beside its rank). CLOTH.md lays a row so that every card's left index shows; laid at
+    ``MIN_STEP``, the benchmark's ``sans`` deck hid its suit mark under the next card."""
+    faces = {code: on_paper(face) for code, face in load_design(design).faces.items()}
+    return max(MIN_STEP, index_width(faces))
+
+
+def on_paper(face: np.ndarray) -> np.ndarray:
+    """A BGRA face's BGR with its transparent corners white, as a photographed card is cut."""
+    if face.shape[2] == 3:
+        return face
+    return np.where(face[..., 3:] > 0, face[..., :3], np.uint8(255))
+
+
+def random_row(rng: random.Random, codes: list[str], min_step: float = MIN_STEP) -> tuple[PlacedCard, ...]:
+    """Lay codes left to right in the play area, each card's left index showing: the step from card to
+    card is at least ``min_step`` (``row_step`` of the design)."""
     n = len(codes)
     x0, x1, y0, y1 = PLAY_AREA
     room = (x1 - x0) - CARD_W + 1.0
-    step = rng.uniform(2.0, min(3.4, room / (n - 1))) if n > 1 else 0.0
+    step = rng.uniform(min_step, min(3.4, room / (n - 1))) if n > 1 else 0.0
     if n > 1 and n <= 4 and rng.random() < 0.25:
-        step = rng.uniform(2.0, min(CARD_W + 1.5, room / (n - 1)))
+        step = rng.uniform(min_step, min(CARD_W + 1.5, room / (n - 1)))
     width = step * (n - 1)
     left = rng.uniform(x0 + CARD_W / 2 - 0.5, x1 - CARD_W / 2 + 0.5 - width)
     cy = rng.uniform(y0 + CARD_H / 2 - 0.3, y1 - CARD_H / 2 + 0.3)
@@ -168,10 +194,11 @@ def random_scene(
     misreads happen there. Both shares come from one draw, so a seed without 4K cameras renders as it
     always did."""
     deck = [c.code for c in DECK]
+    min_step = row_step(design)
     seats = {}
     for seat in DRAW_ORDER:
         n = 0 if rng.random() < 0.18 else rng.randint(1, 10)
-        play = random_row(rng, random_play(rng, n)) if n else ()
+        play = random_row(rng, random_play(rng, n), min_step) if n else ()
         if n and n <= 3 and rng.random() < 0.04:  # a play laid face down: cards, but unreadable
             play = tuple(PlacedCard(c.code, c.x, c.y, c.angle, face_up=False) for c in play)
         discard = tuple(

@@ -26,7 +26,18 @@ import cv2
 import numpy as np
 
 from referee_station.render.render import arm_polygon, camera_pose, render, screen_hull
-from referee_station.render.scene import SKINS, SLEEVES, Arm, Camera, Look, PlacedCard, Scene, SeatScene, random_row
+from referee_station.render.scene import (
+    MIN_STEP,
+    SKINS,
+    SLEEVES,
+    Arm,
+    Camera,
+    Look,
+    PlacedCard,
+    Scene,
+    SeatScene,
+    random_row,
+)
 from referee_station.table.events import Clear, DealStart, Exchange, PlayCards, Record
 from referee_station.vision.geometry import CARD_H, DISCARD_AREA, DRAW_ORDER, cloth_to_image, seat_to_cloth
 from referee_station.vision.layout import Layout
@@ -82,8 +93,9 @@ class Choreography:
     """Sorted start times of ``arms`` (kept sorted the same way), for finding the hands at a moment fast."""
 
 
-def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
-    """The cloth's story for a log's plays, clears and deals (other events leave no trace on the cloth)."""
+def choreograph(events: Iterable[Record], seed: int = 0, min_step: float = MIN_STEP) -> Choreography:
+    """The cloth's story for a log's plays, clears and deals (other events leave no trace on the cloth);
+    rows step at least ``min_step`` cm (``row_step`` of the design shown)."""
     rng = random.Random(seed)
     out = Choreography()
     play: dict[str, tuple[PlacedCard, ...]] = {s: () for s in DRAW_ORDER}
@@ -133,7 +145,7 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
         t = event.t
         take_up(t)
         if isinstance(event, Exchange):  # a tribute or a return: one card shown in the giver's play area (CLOTH.md)
-            play[event.seat] = random_row(rng, [event.card.code])
+            play[event.seat] = random_row(rng, [event.card.code], min_step)
             card = play[event.seat][0]
             hand(event.seat, t, (card.x, card.y - CARD_H / 2 + 1.0), rng.uniform(0.5, 0.9), rng.uniform(0.3, 0.6))
             snapshot(t)
@@ -142,7 +154,7 @@ def choreograph(events: Iterable[Record], seed: int = 0) -> Choreography:
         elif isinstance(event, PlayCards):
             if play[event.seat]:
                 to_discard(event.seat)
-            play[event.seat] = random_row(rng, [card.code for card in event.cards])
+            play[event.seat] = random_row(rng, [card.code for card in event.cards], min_step)
             row = play[event.seat]
             x = sum(c.x for c in row) / len(row)
             bottom = min(c.y for c in row) - CARD_H / 2

@@ -74,6 +74,11 @@ CANDIDATE_SHARE = 0.3
 the index comparison's: on 20 frames of each test design, 0.3 with ``INDEX_SHARPNESS`` 200 read as many
 plays as the index comparison alone and more cards, where a product at 1 (sharpness 100) read 3 plays fewer,
 and it keeps a right row sure where the index alone is torn (6♥/8♥)."""
+COARSE_CONFIDENCE = 0.5
+"""The most a card read at less detail than its deck needs (``CardReader.needs_detail``) is trusted:
+under ``Thresholds.confident``, so the seat reads doubtful, and under the referee's ``min_confidence``,
+so no penalty comes from it. Registration measured that such cards misread too often (the benchmark's
+``sans`` deck: a 1080p camera reads 77 % of its plays, and called 13 wrong ones readable; docs/deck.md)."""
 RECHECK_SHIFTS = ((2, 0), (-2, 0), (0, 2), (0, -2), (2, 2), (-2, -2), (2, -2), (-2, 2))
 """Strip-pixel offsets (u, v) of the extra crops a doubtful card is read from again (``Thresholds.recheck``).
 The locator's anchor is off by 1–2 px and a crop's pixels fall differently on a 4–5 px index (720p) or a
@@ -285,6 +290,7 @@ class CardReader:
         faces: Faces | None = None,
         weigh_by_faces: bool = True,
         index_width: float = INDEX_CROP[0],
+        needs_detail: float = 0.0,
     ) -> None:
         """``classify`` reads index crops; ``context``, when given, reads the context crops of the same
         anchors, and ``mix_context`` mixes its probabilities in with ``context_weight``; ``faces``, a
@@ -293,7 +299,9 @@ class CardReader:
         (the deck check, ``SeatReading.matches``) and only mark a card doubtful where they name another
         (``doubt_where_faces_differ``) — what a profile with classifiers fitted to the deck wants (they
         read it better alone, docs/deck.md). ``index_width``: the cm of each card the index crops take
-        (``crop_index``): a profile's classifiers are fitted to its deck's width."""
+        (``crop_index``): a profile's classifiers are fitted to its deck's width. ``needs_detail``: the
+        frame px per cm under which the deck's cards do not read reliably (a profile's measured need); a
+        seat the camera gives less reads its cards at ``COARSE_CONFIDENCE`` at most (0: no need known)."""
         if not 0 <= context_weight <= 1:
             raise ValueError(f"context_weight must lie in 0..1, got {context_weight}")
         self.locate = locate
@@ -310,6 +318,7 @@ class CardReader:
         self.faces = faces
         self.weigh_by_faces = weigh_by_faces
         self.index_width = index_width
+        self.needs_detail = needs_detail
 
     @classmethod
     def from_onnx(cls, model_dir: Path | str = MODELS_DIR, threads: int = 2) -> CardReader:
@@ -342,9 +351,9 @@ class CardReader:
         probs = self.classify_anchors(anchors)
         matches = np.full(len(probs), np.nan) if self.faces is not None else None
         ms["classify"] = (time.perf_counter() - t) * 1000
+        px_per_cm = detail(np.asarray(corners, dtype=np.float64))
         if self.faces is not None:
             t = time.perf_counter()
-            px_per_cm = detail(np.asarray(corners, dtype=np.float64))
             k = 0
             for i, seat in enumerate(fresh):
                 n = len(found[seat])
@@ -358,7 +367,8 @@ class CardReader:
         for i, seat in enumerate(fresh):
             n = len(found[seat])
             seat_matches = None if matches is None else matches[k : k + n]
-            seats[seat] = self._decide(raw[i], found[seat], probs[k : k + n], seat_matches)
+            coarse = px_per_cm[seat] < self.needs_detail
+            seats[seat] = self._decide(raw[i], found[seat], probs[k : k + n], seat_matches, coarse)
             k += n
             if self.reuse_still:
                 self._still[seat] = (inputs[seat], seats[seat])
@@ -457,7 +467,10 @@ class CardReader:
         peaks: list[tuple[float, float, float]],
         probs: np.ndarray,
         matches: np.ndarray | None = None,
+        coarse: bool = False,
     ) -> SeatReading:
+        """One seat's reading from its locator output, peaks and their class probabilities; ``coarse``:
+        the camera gives the seat less detail than the deck needs, so no card of it is sure."""
         th = self.thresholds
         cards, conf, anchors, alternatives, kept = [], [], [], [], []
         doubtful, complete = False, 1.0
@@ -473,8 +486,9 @@ class CardReader:
             alternatives.append(top_classes(p))
             kept.append(k)
             doubtful |= p[best] < th.confident
-        conf = [min(c, complete) for c in conf]
-        doubtful |= complete < th.confident
+        cap = min(complete, COARSE_CONFIDENCE) if coarse else complete
+        conf = [min(c, cap) for c in conf]
+        doubtful |= cap < th.confident
         card = (_sigmoid(out[3]) > 0.5) & _AREA
         occluder = (_sigmoid(out[4]) > 0.5) & _AREA
         near_cards = _dilate(card, 3) & occluder

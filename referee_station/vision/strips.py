@@ -73,7 +73,7 @@ def crop_index(strip: np.ndarray, u: float, v: float, margin: int = 0, width: fl
     """The index crop (plus ``margin`` px of the crop) of the card whose anchor lies at strip pixel (u, v):
     ``INDEX_CROP[1]`` cm tall about the anchor and ``width`` cm from the card's left edge, taken to the
     classifiers' ``CROP_W × CROP_H`` input. The generic width is a rank over its suit; a deck whose suit
-    stands beside its rank is read wider (``referee_station.deck.index_width``), squeezed across."""
+    stands beside its rank is read wider (``referee_station.vision.index_width``), squeezed across."""
     if width == INDEX_CROP[0]:
         return _about(strip, u, v, margin)
     (w, right), h = index_span(width, margin), CROP_H + 2 * margin

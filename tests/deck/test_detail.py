@@ -3,6 +3,7 @@ own reader, kept in the profile, and what ``check-camera`` asks of every play ar
 
 from __future__ import annotations
 
+import math
 import random
 
 import cv2
@@ -11,7 +12,7 @@ import pytest
 
 from referee_station.cli import main
 from referee_station.deck.detail import DETAIL_LARGE_FRAMES, NEEDS_SHARE, CardRead, assured, need_from
-from referee_station.deck.profile import DeckMeta, DeckProfile
+from referee_station.deck.profile import DeckMeta, DeckProfile, reader_for
 from referee_station.deck.threshold import rendered_frames
 from referee_station.station.camera_step import deck_needs
 from referee_station.vision.camera_check import NEEDS_PX_PER_CM, Need, check_camera
@@ -67,6 +68,16 @@ def test_check_camera_asks_what_the_deck_needs_unless_told_otherwise():
     assert deck_needs(_meta(needs_px_per_cm=6.4), None) == Need(6.4, False)
     assert deck_needs(_meta(needs_px_per_cm=11.2, needs_reached=False), None) == Need(11.2, True)
     assert deck_needs(_meta(needs_px_per_cm=11.2, needs_reached=False), 9.0) == Need(9.0, False)
+
+
+def test_the_profiles_reader_holds_what_a_camera_reads_under_the_decks_need():
+    """The reader trusts no card read at less detail than registration measured the deck needs
+    (``CardReader.needs_detail``); a deck never read well enough is trusted at no detail."""
+    classifier = (MODELS_DIR / CLASSIFIER_FILES[0]).read_bytes()
+    assert reader_for(DeckProfile(_meta(), classifier)).needs_detail == 0.0  # registered before it was measured
+    assert reader_for(DeckProfile(_meta(needs_px_per_cm=6.4), classifier)).needs_detail == 6.4
+    beyond = DeckProfile(_meta(needs_px_per_cm=11.2, needs_reached=False), classifier)
+    assert reader_for(beyond).needs_detail == math.inf
 
 
 def test_a_good_camera_fails_a_deck_that_needs_more_than_it_gives():

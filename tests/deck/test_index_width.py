@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from referee_station.deck.crops import CODES, synth_crop
-from referee_station.deck.index_width import MAX_INDEX_WIDTH, index_width
 from referee_station.deck.profile import DeckMeta, DeckProfile, reader_for
 from referee_station.render.artwork import CARD_PX
 from referee_station.render.drawn import draw_face
 from referee_station.render.drawn_sans import FONT, draw_sans_face
 from referee_station.vision.faces import strip_faces
 from referee_station.vision.geometry import INDEX_ANCHOR, INDEX_CROP, STRIP_PX_PER_CM
+from referee_station.vision.index_width import MAX_INDEX_WIDTH, index_width
 from referee_station.vision.reader import CLASSES, MODELS_DIR
 from referee_station.vision.strips import CROP_H, CROP_W, crop_index
 from tests.deck.test_profile import META, generic_profile, stub

@@ -6,9 +6,22 @@ import itertools
 import random
 
 import numpy as np
+import pytest
 
+from referee_station.render.drawn import install_drawn_design
+from referee_station.render.drawn_sans import FONT, install_sans_design
 from referee_station.render.render import render
-from referee_station.render.scene import LARGE_SIZE, Camera, Look, PlacedCard, Scene, SeatScene, random_scene
+from referee_station.render.scene import (
+    LARGE_SIZE,
+    MIN_STEP,
+    Camera,
+    Look,
+    PlacedCard,
+    Scene,
+    SeatScene,
+    random_scene,
+    row_step,
+)
 from referee_station.vision.geometry import DRAW_ORDER
 from tests.vision.scenes import PLAYS, scene
 
@@ -32,6 +45,23 @@ def test_random_scenes_are_plausible() -> None:
             xs = [c.x for c in seat.play]
             assert xs == sorted(xs)
             assert all(b - a >= 1.6 for a, b in itertools.pairwise(xs))
+
+
+@pytest.mark.skipif(not FONT.exists(), reason="fonts-wqy-microhei (scripts/setup.sh)")
+def test_a_deck_whose_suit_stands_beside_its_rank_is_laid_with_its_whole_index_showing() -> None:
+    """CLOTH.md lays a row so that every card's left index shows: the sans deck's suit mark ends 2.0–2.06 cm
+    from the card's edge, so its rows step past its index; a rank over its suit keeps the 2 cm step."""
+    sans, drawn = install_sans_design(), install_drawn_design()
+    assert row_step("anglo") == row_step(drawn) == MIN_STEP
+    assert row_step(sans) >= 2.1
+
+    def gaps(design: str) -> np.ndarray:
+        rng = random.Random(7)
+        rows = [seat.play for _ in range(30) for seat in random_scene(rng, design).seats.values()]
+        return np.array([b.x - a.x for row in rows for a, b in itertools.pairwise(row)])
+
+    assert np.quantile(gaps(sans), 0.02) > 2.0  # the laid step is jittered by 0.1 cm a card
+    assert np.quantile(gaps("anglo"), 0.02) < 2.0
 
 
 def test_small_frames_sets_the_share_of_720p_cameras_and_leaves_the_default_draws_alone() -> None:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
+from referee_station.render.scene import row_step
 from referee_station.render.video import VideoRenderer, choreograph
 from referee_station.table.events import Record
 from referee_station.vision.calibrate import from_markers
@@ -47,7 +48,7 @@ class CameraTable:
     ) -> None:
         self.name = name
         self.fps = fps
-        self.renderer = VideoRenderer(choreograph(events, seed), design=design)
+        self.renderer = VideoRenderer(choreograph(events, seed, row_step(design)), design=design)
         self._frames = self.renderer.frames(fps)
         self._first = next(self._frames)
         self.calibration = from_markers(name, self._first[1], Layout.default())

@@ -6,6 +6,8 @@ classifiers fitted to it can only guess a suit within its colour (the benchmark'
 held-back crops; docs/deck.md). Registration finds the index's suit on the deck's own faces, as the
 ink that every card of a suit has in the same place near the corner (the ranks and pips differ from
 card to card), and the profile's index crops reach past it (``referee_station.vision.strips.crop_index``).
+The renderer measures its designs the same way, so that a row it lays shows every card's whole index
+(CLOTH.md; ``referee_station.render.scene.row_step``).
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ import numpy as np
 from referee_station.vision.geometry import CARD_W, INDEX_CROP
 
 MAX_INDEX_WIDTH = 2.2
-"""cm: a row steps at least 2.0 cm from card to card (``referee_station.render.scene``, CLOTH.md), so
-past this the next card covers most cards; an index wider than this is cut here."""
+"""cm: wider than this an index is cut here; the renderer's rows step at least 2.0 cm, and at least the
+deck's index width (``referee_station.render.scene.row_step``)."""
 CORNER_CM = (0.1, 2.6)
 """The corner searched (cm from the card's left and top edges, both ways)."""
 SHARED = 0.8
