@@ -21,6 +21,7 @@ from enum import StrEnum
 import numpy as np
 
 from referee_station.vision.reader import CardReader, FrameReading, SeatReading
+from referee_station.vision.strips import detail
 
 
 class MismatchMeasure(StrEnum):
@@ -47,6 +48,11 @@ MISMATCH = (
     "{cards} cards; register this deck or drop --deck"
 )
 """The warning's stable English (the console writes it in its own language: ``console/models/messages.py``)."""
+COARSE = (
+    "deck profile {design} needs more detail than this camera gives in {areas} (px/cm): plays read there go "
+    "to the referee as doubtful; lower the camera or use a finer one (check-camera --deck)"
+)
+"""The warning that play areas are read under the deck's measured need (``CardReader.needs_detail``)."""
 
 
 @dataclass(frozen=True)
@@ -103,14 +109,24 @@ class WatchedReader:
         self.design = design
         self.check = DeckCheck(mismatch_below, measure)
         self._warned = False
+        self._coarse: str | None = None
+        """The play areas read under the deck's need, once known; told once (``news``), then ""."""
 
     def __call__(self, frame: np.ndarray, corners: np.ndarray) -> FrameReading:
         reading = self.reader.read(frame, corners)
         self.check.add(reading)
+        if self._coarse is None:
+            px_per_cm = detail(np.asarray(corners, dtype=np.float64))
+            short = [f"{seat} {px:.1f}" for seat, px in px_per_cm.items() if px < self.reader.needs_detail]
+            self._coarse = ", ".join(short)
         return reading
 
     def news(self) -> str | None:
-        """The warning to print when the verdict has just turned to a mismatch (once per turn, not per read)."""
+        """The warning to print: once, that play areas are read under the deck's need; when the verdict
+        has just turned to a mismatch (once per turn, not per read)."""
+        if self._coarse:
+            areas, self._coarse = self._coarse, ""
+            return COARSE.format(design=repr(self.design), areas=areas)
         verdict = self.check.verdict()
         turned = verdict.mismatch and not self._warned
         self._warned = verdict.mismatch

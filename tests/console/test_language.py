@@ -8,7 +8,7 @@ from referee_station.console.hall_feed import FeedWarning
 from referee_station.console.models.messages import Message, localize
 from referee_station.console.qt.head_app import land
 from referee_station.console.qt.window import ConsoleWindow
-from referee_station.deck.mismatch import DeckVerdict
+from referee_station.deck.mismatch import COARSE, DeckVerdict
 from referee_station.station.health import REMEDY, SEATS_OFFLINE, CameraState
 from referee_station.station.round_gate import TIME_CALLED
 from tests.console.helpers import Wired, one_deal_with_flags, two_warnings, wrong_plays
@@ -78,6 +78,7 @@ def test_the_stations_notices_are_written_in_the_consoles_language():
         (SEATS_OFFLINE, "座位按键离线"),
         (TIME_CALLED, "R-MATCH-1：时间到"),
         (deck, "牌具档案 'generic' 与桌上的牌不符：最近 12 张平均识别分 0.41"),
+        (COARSE.format(design="'sans'", areas="S 10.2"), "牌具档案 'sans' 需要的清晰度高于此摄像头在 S 10.2"),
     ):
         assert localize(text, "zh").startswith(chinese), text
         assert localize(text, "en") == text  # the log's stable form is the English

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from referee_station.cli import main
-from referee_station.deck.mismatch import DeckCheck, MismatchMeasure
+from referee_station.deck.mismatch import DeckCheck, MismatchMeasure, WatchedReader
 from referee_station.deck.profile import DeckMeta, DeckProfile, reader_for
 from referee_station.render.render import render
 from referee_station.vision.reader import (
@@ -122,6 +122,25 @@ def frame_file(tmp_path_factory):
     path = tmp_path_factory.mktemp("frames") / "f.jpg"
     cv2.imwrite(str(path), frame.image)
     return path, ";".join(f"{x:.1f},{y:.1f}" for x, y in frame.corners)
+
+
+def test_a_camera_under_the_decks_need_is_told_once_naming_its_play_areas(models):
+    """``run`` and the console print the watched reader's news: a profile whose deck needs more detail
+    than the camera gives says so at the first frame, with each short area's px/cm, and not again."""
+    shot = render(scene(0))
+    needs = DeckMeta(**{**META.__dict__, "needs_px_per_cm": 99.0})
+    profile = DeckProfile(needs, (MODELS_DIR / "classifier.onnx").read_bytes())
+    watched = WatchedReader(reader_for(profile), "sponsor", 0.0)
+    assert watched.news() is None  # nothing read yet
+    watched(shot.image, shot.corners)
+    news = watched.news()
+    assert news is not None and news.startswith("deck profile 'sponsor' needs more detail than this camera gives in S ")
+    assert news.count("px/cm") == 1 and all(f"{seat} " in news for seat in "SENW")
+    watched(shot.image, shot.corners)
+    assert watched.news() is None
+    fine = WatchedReader(reader_for(DeckProfile(META, profile.classifier)), "sponsor", 0.0)
+    fine(shot.image, shot.corners)
+    assert fine.news() is None
 
 
 @pytest.mark.parametrize("mismatch_below, code", [(0.3, 0), (0.99, 1)])

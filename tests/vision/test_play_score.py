@@ -11,22 +11,23 @@ from benchmarks.plays import PlayScore
 from referee_station.vision.strips import cloth_to_strip
 
 
-def seat(status: str, *cards: str) -> SimpleNamespace:
-    return SimpleNamespace(status=status, cards=list(cards))
+def seat(status: str, *cards: str, confidence: float = 0.95) -> SimpleNamespace:
+    return SimpleNamespace(status=status, cards=list(cards), confidences=[confidence] * len(cards))
 
 
 def test_wrong_plays_count_as_taken_only_when_the_reader_called_them_readable():
     score = PlayScore()
     assert score.add(seat("cards", "5s", "5h"), seat("cards", "5s", "5h")) is True
     assert score.add(seat("cards", "8h"), seat("cards", "6h")) is False  # taken: the tracker would use it
+    assert score.add(seat("cards", "8h"), seat("cards", "8d", confidence=0.7)) is False  # taken; the referee doubts it
     assert score.add(seat("cards", "Th"), seat("unreadable", "9h")) is False  # held back: it waits
     assert score.add(seat("cards", "3c"), seat("occluded", "3s")) is False
     assert score.add(seat("cards", "2c"), seat("unreadable", "2c")) is True  # right cards, any status
     assert score.add(seat("occluded", "Ks"), seat("cards", "Js")) is None  # truly hidden: status only
     assert score.add(seat("empty"), seat("cards", "As")) is None
-    assert (score.plays, score.exact, score.taken_wrong) == (5, 2, 1)
+    assert (score.plays, score.exact, score.taken_wrong, score.sure_wrong) == (6, 2, 2, 1)
     assert (score.phantom, score.empties) == (1, 1)
-    assert (score.tp, score.n_true, score.n_pred) == (3, 6, 7)
+    assert (score.tp, score.n_true, score.n_pred) == (3, 7, 8)
 
 
 def test_the_deck_benchmark_names_each_true_card_by_what_it_was_read_as():

@@ -17,7 +17,7 @@ from typing import Any
 from referee_station.console.models.cards import card_text, face, level_text
 from referee_station.console.models.i18n import tr
 from referee_station.core.details import Detail
-from referee_station.deck.mismatch import MISMATCH
+from referee_station.deck.mismatch import COARSE, MISMATCH
 from referee_station.rules import KIND_NAMES
 from referee_station.station.health import REMEDY, SEATS_BACK, SEATS_OFFLINE, CameraState
 from referee_station.station.round_gate import TIME_CALLED
@@ -53,6 +53,11 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
     (
         MISMATCH,
         "牌具档案 {design} 与桌上的牌不符：最近 {cards} 张平均识别分 {score}；请登记这副牌或去掉 --deck",
+    ),
+    (
+        COARSE,
+        "牌具档案 {design} 需要的清晰度高于此摄像头在 {areas}（像素/厘米）所给：这些区域读到的出牌都交裁判确认；"
+        "请降低摄像头或换更清晰的摄像头（check-camera --deck）",
     ),
     (
         "{kind}: field '{name}': unknown card code {token}: expected rank 2-9/T/J/Q/K/A (or 10) then suit "
