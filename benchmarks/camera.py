@@ -2,19 +2,20 @@
 
 ``python -m benchmarks.camera [--seeds 12 8] [--reader truth|onnx] [--design D] [--deck F] [--fps 10] [--until S]``
 simulates each seed's match (``referee_station.sim``; seeds 12 and 8 give 14 + 6 = 20 deals), renders it as
-the overhead camera sees it (``referee_station.render.video``: hands reaching in, pauses, sweeps; markers; 1280×720),
-feeds every frame to ``CameraPipeline`` (calibrated from the markers in the first frame) and compares its
-``play`` and ``clear`` events with the simulation's. Frames go straight from the renderer to the
-pipeline (no MP4 round trip: the end-to-end test covers that), so the timings are the station's alone.
+the overhead camera sees it (``referee_station.render.video``: hands reaching in, pauses, sweeps; markers;
+1280×720, or ``--resolution WxH``), feeds every frame to ``CameraPipeline`` (calibrated from the markers in
+the first frame) and compares its ``play`` and ``clear`` events with the simulation's. Frames go straight from
+the renderer to the pipeline (no MP4 round trip: the end-to-end test covers that), so the timings are the
+station's alone.
 
 ``--reader truth`` reads the cards from the simulation (a perfect reader, "occluded" under a hand): it
-measures calibration, motion gating, tracking and timing apart from the card reader; ``--reader onnx``
-uses the shipped models, or with ``--deck FILE`` a registered deck profile. ``--design`` names the card
-artwork the video shows (default the held-out ``tigullio``; ``drawn``: deck registration's test design),
-so ``--design drawn --deck FILE`` measures a registered deck as the tracker hands its plays to the
-referee. Prints plays exact (seat, cards, order), misread plays whose confidence the referee would take
-(``RulesConfig.min_confidence``: a misread not flagged for a look), phantom plays, time error, clears,
-frames per second and CPU per table (share of one core to keep up with a live camera at ``--fps``).
+measures calibration, motion gating, tracking and timing apart from the card reader; ``--reader onnx`` uses
+the shipped models, or with ``--deck FILE`` a registered deck profile. ``--design`` names the card artwork the
+video shows (default the held-out ``tigullio``; ``drawn``, ``sans``: deck registration's test designs), so
+``--design drawn --deck FILE`` measures a registered deck as the tracker hands its plays to the referee.
+Prints plays exact (seat, cards, order), misread plays whose confidence the referee would take
+(``RulesConfig.min_confidence``: a misread not flagged for a look), phantom plays, time error, clears, frames
+per second and CPU per table (share of one core to keep up with a live camera at ``--fps``).
 
 ``--referee`` feeds the frames to a whole station instead (the match's other inputs from the simulation,
 the table's ``CorrectingReferee``) and prints the false flags per match (``benchmarks.false_flags``:
@@ -26,14 +27,16 @@ simulated match (e.g. ``--reader onnx --design drawn --seeds 3 --deals 2 --viola
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import statistics
 import time
 
-from referee_station.render.drawn import install_drawn_design
-from referee_station.render.scene import row_step
-from referee_station.render.video import VideoRenderer, choreograph, truth_reading
+from benchmarks.deck import DESIGNS
+from referee_station.render.scene import Camera, row_step
+from referee_station.render.video import DEFAULT_CAMERA, VideoRenderer, choreograph, truth_reading
 from referee_station.sim.match import simulate
+from referee_station.station.wiring import parse_resolution
 from referee_station.table.config import RulesConfig
 from referee_station.table.events import Clear, DealStart, Exchange, PlayCards, Record
 from referee_station.vision.calibrate import from_markers
@@ -91,12 +94,21 @@ def compare(truth: list[Record], got: list[Record], deals: list[float]) -> dict:
     }
 
 
+def camera_of(resolution: str | None) -> Camera:
+    """The benchmark's fixed camera at ``resolution`` (``WxH``; default 1280×720), the cloth spanning the
+    same share of the frame: a deck that needs more detail than 720p gives is watched at 1080p or 4K."""
+    size = parse_resolution(resolution)
+    if size is None:
+        return DEFAULT_CAMERA
+    return dataclasses.replace(DEFAULT_CAMERA, size=size, span_px=DEFAULT_CAMERA.span_px * size[1] / 720)
+
+
 def run_match(seed: int, args: argparse.Namespace) -> dict:
     sim = simulate(seed, deals=args.deals, violations=args.violations)
     events = [e for e in sim.events if args.until is None or e.t <= args.until]
-    design = install_drawn_design() if args.design == "drawn" else args.design
+    design = DESIGNS[args.design]() if args.design in DESIGNS else args.design
     choreo = choreograph(events, seed, row_step(design))
-    renderer = VideoRenderer(choreo, design=design)
+    renderer = VideoRenderer(choreo, design=design, camera=camera_of(args.resolution))
     frames = renderer.frames(args.fps)
     t, frame = next(frames)
     calib = from_markers(f"bench{seed}", frame, Layout.default())
@@ -197,7 +209,8 @@ def main() -> None:
     parser.add_argument("--reader", choices=["truth", "onnx"], default="truth")
     parser.add_argument("--models", help="with --reader onnx: folder of the ONNX models (default: shipped)")
     parser.add_argument("--deck", help="with --reader onnx: read with this registered deck profile")
-    parser.add_argument("--design", default="tigullio", help="the cards' artwork; drawn: the deck test design")
+    parser.add_argument("--design", default="tigullio", help="the cards' artwork; drawn, sans: the deck test designs")
+    parser.add_argument("--resolution", help="the camera's frame size, WxH (default 1280x720)")
     parser.add_argument("--fps", type=float, default=10.0)
     parser.add_argument("--until", type=float, help="only the first S seconds of each match")
     parser.add_argument("--json", help="also write every figure to this file")

@@ -155,10 +155,11 @@ def variant_readers(profile: DeckProfile) -> list[tuple[str, CardReader]]:
     m, out = profile.meta, []
     networks = (profile.classifiers, profile.locator, profile.context, m.peak)
     if profile.faces is not None:
-        out.append(("registered profile without its faces", fitted_reader(*networks, index_width=m.index_width)))
+        alone = fitted_reader(*networks, index_width=m.index_width, needs=m.need)
+        out.append(("registered profile without its faces", alone))
     if profile.faces is not None and profile.classifier is not None:
         faces = Faces.from_faces(CODES, profile.faces)
-        mixed = fitted_reader(*networks, faces=faces, weigh_by_faces=True, index_width=m.index_width)
+        mixed = fitted_reader(*networks, faces=faces, weigh_by_faces=True, index_width=m.index_width, needs=m.need)
         out.append(("registered profile with its faces weighed in", mixed))
     if profile.context is not None:
         without = dataclasses.replace(profile, context=None)
@@ -168,8 +169,8 @@ def variant_readers(profile: DeckProfile) -> list[tuple[str, CardReader]]:
 
 def trusted_reader(profile: DeckProfile) -> list[tuple[str, CardReader]]:
     """The profile read as if its deck needed no detail (where it needs some): what holding the cards
-    read under the need (``CardReader.needs_detail``) costs in right plays held and saves in wrong ones."""
-    if not profile.meta.needs_detail:
+    read under the need (``CardReader.needs``) costs in right plays held and saves in wrong ones."""
+    if profile.meta.need is None:
         return []
     anywhere = dataclasses.replace(profile, meta=dataclasses.replace(profile.meta, needs_px_per_cm=None))
     return [("registered profile trusted under its deck's need of detail", reader_for(anywhere))]
@@ -177,8 +178,8 @@ def trusted_reader(profile: DeckProfile) -> list[tuple[str, CardReader]]:
 
 def bench_design(design: str, args: argparse.Namespace) -> None:
     """Register ``design`` from its 54 photos (or load ``--deck``), read its frames with the generic reader,
-    the profile, and the profile without its faces (and without its context classifier), and check the
-    mismatch warning on another design."""
+    the profile and its variants (``variant_readers``; ``--profile-only``: the profile, and the same
+    trusted under its need of detail), and check the mismatch warning on another design."""
     if args.deck:
         profile = DeckProfile.load(args.deck)
     else:

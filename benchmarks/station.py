@@ -20,6 +20,7 @@ import os
 import time
 
 from referee_station.deck.profile import reader_for
+from referee_station.render.scene import row_step
 from referee_station.render.video import VideoRenderer, choreograph
 from referee_station.sim.match import simulate
 from referee_station.station.orchestrator import Station
@@ -41,7 +42,7 @@ def main() -> None:
     events = simulate(args.seed, deals=1, violations=0.0).events
     match = next(e for e in events if isinstance(e, MatchStart))
     deal = next(e for e in events if isinstance(e, DealStart))
-    renderer = VideoRenderer(choreograph(events, args.seed), design=args.design)
+    renderer = VideoRenderer(choreograph(events, args.seed, row_step(args.design)), design=args.design)
     frames = [(t, f) for t, f in renderer.frames(args.fps) if deal.t <= t <= deal.t + args.seconds]
     reader = reader_for(None)
     reader.reuse_still = True  # as the station's wiring sets it

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from referee_station.station.camera_step import SHOTS, check_from_args
-from referee_station.vision.camera_check import NEEDS_PX_PER_CM
+from referee_station.vision.strips import NEEDS_PX_PER_CM
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

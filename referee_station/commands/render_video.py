@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 
 from referee_station.log.jsonl import read_jsonl
+from referee_station.render.scene import row_step
 from referee_station.render.video import VideoRenderer, choreograph, write_video
 
 
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     events = [r.record for r in records]
     if args.until is not None:
         events = list(takewhile(lambda e: e.t <= args.until, events))
-    choreo = choreograph(events, args.seed)
+    choreo = choreograph(events, args.seed, row_step(args.design))
     renderer = VideoRenderer(choreo, args.design)
     frames = renderer.frames(args.fps)
     if args.frames:

@@ -49,10 +49,27 @@ MISMATCH = (
 )
 """The warning's stable English (the console writes it in its own language: ``console/models/messages.py``)."""
 COARSE = (
-    "deck profile {design} needs more detail than this camera gives in {areas} (px/cm): plays read there go "
-    "to the referee as doubtful; lower the camera or use a finer one (check-camera --deck)"
+    "deck profile {design} needs {needs} px/cm and this camera gives {areas}: plays read there go to the "
+    "referee as doubtful; lower the camera or use a finer one (check-camera --deck)"
 )
-"""The warning that play areas are read under the deck's measured need (``CardReader.needs_detail``)."""
+"""The warning that play areas are read under the deck's measured need (``CardReader.needs``)."""
+
+
+class NewsUnit(StrEnum):
+    """What a ``DeckNews`` is about (the station's notice unit)."""
+
+    DECK = "deck"
+    """The profile does not match the cards on the table."""
+    CAMERA = "camera"
+    """The camera gives play areas less detail than the deck needs."""
+
+
+@dataclass(frozen=True)
+class DeckNews:
+    """A warning of the watched reader, for the station's notices (``unit``) and the console (``text``)."""
+
+    unit: NewsUnit
+    text: str
 
 
 @dataclass(frozen=True)
@@ -109,25 +126,31 @@ class WatchedReader:
         self.design = design
         self.check = DeckCheck(mismatch_below, measure)
         self._warned = False
-        self._coarse: str | None = None
-        """The play areas read under the deck's need, once known; told once (``news``), then ""."""
+        self._cameras: set[bytes] = set()
+        """The cameras (their corners) already measured against the deck's need."""
+        self._told: deque[str] = deque()
+        """The detail warnings not yet given out by ``news``."""
 
     def __call__(self, frame: np.ndarray, corners: np.ndarray) -> FrameReading:
         reading = self.reader.read(frame, corners)
         self.check.add(reading)
-        if self._coarse is None:
-            px_per_cm = detail(np.asarray(corners, dtype=np.float64))
-            short = [f"{seat} {px:.1f}" for seat, px in px_per_cm.items() if px < self.reader.needs_detail]
-            self._coarse = ", ".join(short)
+        camera = np.asarray(corners, dtype=np.float64)
+        if (key := camera.round(1).tobytes()) not in self._cameras:  # each camera measured once
+            self._cameras.add(key)
+            if short := self.reader.short_of_detail(detail(camera)):
+                need = self.reader.needs
+                assert need is not None  # short of nothing without a need
+                areas = ", ".join(f"{seat} {px:.1f}" for seat, px in short.items())
+                needs = f"{'more than ' if need.more else ''}{need.px_per_cm:g}"
+                self._told.append(COARSE.format(design=repr(self.design), needs=needs, areas=areas))
         return reading
 
-    def news(self) -> str | None:
-        """The warning to print: once, that play areas are read under the deck's need; when the verdict
-        has just turned to a mismatch (once per turn, not per read)."""
-        if self._coarse:
-            areas, self._coarse = self._coarse, ""
-            return COARSE.format(design=repr(self.design), areas=areas)
+    def news(self) -> DeckNews | None:
+        """The next warning to give: once per camera, that play areas are read under the deck's need;
+        when the verdict has just turned to a mismatch (once per turn, not per read)."""
+        if self._told:
+            return DeckNews(NewsUnit.CAMERA, self._told.popleft())
         verdict = self.check.verdict()
         turned = verdict.mismatch and not self._warned
         self._warned = verdict.mismatch
-        return verdict.message(self.design) if turned else None
+        return DeckNews(NewsUnit.DECK, verdict.message(self.design)) if turned else None

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import io
 import json
-import math
 import zipfile
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -50,6 +49,7 @@ from referee_station.vision.reader import (
     onnx_ensemble,
     onnx_locator,
 )
+from referee_station.vision.strips import Need
 
 FORMAT = 1
 FILE_MAX = 64 * 2**20
@@ -98,12 +98,10 @@ class DeckMeta:
         object.__setattr__(self, "mismatch_on", MismatchMeasure(self.mismatch_on))
 
     @property
-    def needs_detail(self) -> float:
-        """The px/cm under which the reader holds this deck's cards doubtful: the measured need; infinite
-        where no detail registration rendered read the deck well enough; 0 where it was not measured."""
-        if self.needs_px_per_cm is None:
-            return 0.0
-        return self.needs_px_per_cm if self.needs_reached else math.inf
+    def need(self) -> Need | None:
+        """The detail this deck needs of a play area (``check-camera``; the reader trusts no card read
+        under it); None in profiles registered before it was measured."""
+        return None if self.needs_px_per_cm is None else Need(self.needs_px_per_cm, not self.needs_reached)
 
 
 @dataclass(frozen=True)
@@ -330,8 +328,7 @@ def reader_for(deck: DeckProfile | None, model_dir: Path = MODELS_DIR) -> CardRe
         faces = None if deck.faces is None else Faces.from_faces(CODES, deck.faces)
         networks = (deck.classifiers, deck.locator, deck.context)
         m = deck.meta
-        width, need = m.index_width, m.needs_detail
-        return fitted_reader(*networks, m.peak, model_dir, faces, index_width=width, needs_detail=need)
+        return fitted_reader(*networks, m.peak, model_dir, faces, index_width=m.index_width, needs=m.need)
     except (Fail, InvalidArgument, InvalidGraph, InvalidProtobuf, NoSuchFile, RuntimeException) as err:
         raise ValueError(f"deck profile {deck.meta.design!r}: its networks do not load ({err})") from err
 
@@ -345,12 +342,12 @@ def fitted_reader(
     faces: Faces | None = None,
     weigh_by_faces: bool | None = None,
     index_width: float = INDEX_CROP[0],
-    needs_detail: float = 0.0,
+    needs: Need | None = None,
 ) -> CardReader:
     """The reader of a deck's fitted networks (serialised ONNX): its classifiers averaged (none: the
     generic ones in ``model_dir``), its locator (None: the generic one) at ``peak``, its context
     classifier mixed in if any, its registered ``faces`` compared if any, its index crops ``index_width``
-    cm wide, its cards doubtful where a camera gives less than ``needs_detail`` px/cm. The faces weigh
+    cm wide, its cards doubtful where a camera gives less detail than it ``needs``. The faces weigh
     the readings (``weigh_by_faces``, by default) only where no classifier was
     fitted to the deck: fitted classifiers read the drawn design's 883 plays 99.55 % right alone and
     92.19 % with the faces weighed in (docs/deck.md), so with them the faces serve the deck check and a
@@ -364,5 +361,5 @@ def fitted_reader(
         faces=faces,
         weigh_by_faces=not classifiers if weigh_by_faces is None else weigh_by_faces,
         index_width=index_width,
-        needs_detail=needs_detail,
+        needs=needs,
     )

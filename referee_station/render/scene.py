@@ -11,8 +11,6 @@ import functools
 import random
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from referee_station.render.artwork import load_design
 from referee_station.rules import DECK
 from referee_station.vision.geometry import CARD_H, CARD_W, DRAW_ORDER, PLAY_AREA
@@ -137,15 +135,7 @@ def row_step(design: str) -> float:
     """The least step (cm) of ``design``'s rows: ``MIN_STEP``, or its index's width where the index is
     wider (a suit beside its rank). CLOTH.md lays a row so that every card's left index shows; laid at
     ``MIN_STEP``, the benchmark's ``sans`` deck hid its suit mark under the next card."""
-    faces = {code: on_paper(face) for code, face in load_design(design).faces.items()}
-    return max(MIN_STEP, index_width(faces))
-
-
-def on_paper(face: np.ndarray) -> np.ndarray:
-    """A BGRA face's BGR with its transparent corners white, as a photographed card is cut."""
-    if face.shape[2] == 3:
-        return face
-    return np.where(face[..., 3:] > 0, face[..., :3], np.uint8(255))
+    return max(MIN_STEP, index_width(load_design(design).faces))
 
 
 def random_row(rng: random.Random, codes: list[str], min_step: float = MIN_STEP) -> tuple[PlacedCard, ...]:

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from referee_station.vision.camera_check import CameraCheck, Need
+from referee_station.vision.camera_check import CameraCheck
+from referee_station.vision.strips import Need
 
 if TYPE_CHECKING:
     from referee_station.deck.profile import DeckMeta
@@ -73,6 +74,4 @@ def deck_needs(meta: DeckMeta | None, given: float | None) -> Need:
     measured, else ``NEEDS_PX_PER_CM``."""
     if given is not None:
         return Need(given)
-    if meta is None or meta.needs_px_per_cm is None:
-        return Need()
-    return Need(meta.needs_px_per_cm, not meta.needs_reached)
+    return (meta.need if meta is not None else None) or Need()

@@ -40,6 +40,7 @@ from referee_station.vision.pipeline import CameraPipeline, InputMerge
 from referee_station.vision.tracker import Reread
 
 if TYPE_CHECKING:
+    from referee_station.deck.mismatch import DeckNews
     from referee_station.devices.table_devices import Press
 
 MAX_PRELUDE = 4
@@ -137,7 +138,7 @@ class Station:
         setup: MatchSetup | None = None,
         infer_passes: bool = False,
         others: Iterable[Record] = (),
-        deck_check: Callable[[], str | None] | None = None,
+        deck_check: Callable[[], DeckNews | None] | None = None,
         seat_units: SeatUnits | None = None,
         hall: Hall | None = None,
         evidence: Callable[[Flag, np.ndarray], None] | None = None,
@@ -200,8 +201,8 @@ class Station:
                 limit = self.pipeline.horizon(t)
             else:  # a frozen or dark image reads nothing: what the tracker holds goes now, in order
                 camera += self.pipeline.finish()
-            if self.deck_check is not None and (text := self.deck_check()):
-                notices.append(Notice(t, "deck", "warning", text))
+            if self.deck_check is not None and (news := self.deck_check()):
+                notices.append(Notice(t, news.unit.value, "warning", news.text))
         return self._step(t, limit, camera, notices)
 
     def idle(self, t: float) -> Step:

@@ -30,6 +30,7 @@ from referee_station.vision.pipeline import CameraPipeline, ReadFrame
 from referee_station.vision.topview import top_view
 
 if TYPE_CHECKING:
+    from referee_station.deck.mismatch import DeckNews
     from referee_station.hall.publisher import StationLink
 
 
@@ -112,9 +113,10 @@ class TruthReader:
         return truth_reading(self.choreo, self.t)
 
 
-def card_reader(args: argparse.Namespace) -> tuple[ReadFrame, Callable[[], str | None] | None]:
+def card_reader(args: argparse.Namespace) -> tuple[ReadFrame, Callable[[], DeckNews | None] | None]:
     """The truth reader, the card reader of ``--models``, or that reader watched against ``--deck``;
-    with the deck check's news (a profile that does not match the cards on the table)."""
+    with the deck check's news (a profile that does not match the cards on the table, a camera that
+    gives less detail than the deck needs)."""
     if getattr(args, "truth_reader", None):
         if args.deck:
             raise ValueError("--deck reads with a card reader; --truth-reader reads none")

@@ -29,12 +29,9 @@ from referee_station.vision.geometry import (
     strip_to_image,
 )
 from referee_station.vision.layout import Layout
+from referee_station.vision.strips import Need
 from referee_station.vision.tracker import FrameReadingLike
 
-NEEDS_PX_PER_CM = 8.0
-"""Frame pixels per cm a play area needs for the reader to read a deck's index (1.6 × 3.2 cm): about
-1080p at the standard height (CLOTH.md). A registered deck says what it needs itself (its profile's
-``needs_px_per_cm``, measured at registration); ``--needs`` overrides both."""
 FOCUS_PX_PER_CM = 8.0
 """The scale focus is measured at (never above the camera's own): the detail the reader needs, so that a
 finer camera is not called blurred for edges that span more of its pixels."""
@@ -51,15 +48,6 @@ BRIGHTEST_CLOTH = 200
 """The cloth (the area's median) above this grey level is a washed-out picture."""
 
 ReadFrame = Callable[[np.ndarray, np.ndarray], FrameReadingLike]
-
-
-@dataclass(frozen=True)
-class Need:
-    """The frame detail a deck needs of every play area: ``px_per_cm``, or more than that where its
-    registration read it right at no detail up to it (``more``: a remedy that re-registers the deck)."""
-
-    px_per_cm: float = NEEDS_PX_PER_CM
-    more: bool = False
 
 
 @dataclass(frozen=True)
@@ -167,17 +155,18 @@ def check_camera(
     calib: Calibration,
     read_frame: ReadFrame | None = None,
     row: Sequence[str] = (),
-    needs: Need = Need(),
+    needs: Need | None = None,
     layout: Layout | None = None,
 ) -> CameraCheck:
     """Check every play area in ``frames`` (stills of the same camera, the test row laid in every area
-    when ``row`` is given, read back with ``read_frame``) against the detail the deck ``needs``.
-    ValueError when a frame is not this calibration's size or a row is given without a reader."""
+    when ``row`` is given, read back with ``read_frame``) against the detail the deck ``needs`` (by
+    default ``NEEDS_PX_PER_CM``). ValueError when a frame is not this calibration's size or a row is
+    given without a reader."""
     if not frames:
         raise ValueError("check-camera needs at least one frame")
     if row and read_frame is None:
         raise ValueError("a test row needs a card reader to read it back")
-    layout = layout or Layout.default()
+    layout, needs = layout or Layout.default(), needs or Need()
     for frame in frames:
         if (frame.shape[1], frame.shape[0]) != tuple(calib.image_size):
             w, h = calib.image_size
@@ -270,7 +259,7 @@ def _problems(
     least, more = needs.px_per_cm, needs.more
     height = calib.image_size[1]
     closer = "lower the camera" + (" or use 1080p" if height < 1080 else " or use a 4K camera" if height < 2160 else "")
-    if more and scale <= least:
+    if more and needs.short(scale):
         out.append(
             Problem(
                 f"{scale:.1f} px/cm, this deck needs more than {least:g} (its registration read it right at no"
@@ -278,7 +267,7 @@ def _problems(
                 f"{closer}, and register the deck again from photos taken as close",
             )
         )
-    elif not more and scale < least:
+    elif needs.short(scale):
         out.append(Problem(f"{scale:.1f} px/cm, this deck needs {least:g}", closer))
     if blur_measure > MAX_BLUR:
         out.append(

@@ -18,8 +18,9 @@ import numpy as np
 from referee_station.vision.geometry import CARD_W, INDEX_CROP
 
 MAX_INDEX_WIDTH = 2.2
-"""cm: wider than this an index is cut here; the renderer's rows step at least 2.0 cm, and at least the
-deck's index width (``referee_station.render.scene.row_step``)."""
+"""cm: the widest index measured (the benchmark's ``sans`` deck: its suit mark ends 2.06 cm from the edge,
+plus ``MARGIN_CM``); a row laid with its whole index showing steps at least this far (``row_step``), and
+past it an index crop would take in more of the next card than of its own."""
 CORNER_CM = (0.1, 2.6)
 """The corner searched (cm from the card's left and top edges, both ways)."""
 SHARED = 0.8
@@ -35,7 +36,10 @@ MARGIN_CM = 0.15
 
 
 def _ink(face: np.ndarray) -> np.ndarray:
+    """Where a face (BGR, or BGRA whose transparent corners count as paper) has ink."""
     bgr = face[..., :3].astype(np.int16)
+    if face.shape[2] == 4:
+        bgr[face[..., 3] == 0] = 255
     paper = np.median(bgr.reshape(-1, 3), axis=0)
     return (np.abs(bgr - paper).max(axis=2) > INK).astype(np.uint8)
 

@@ -9,7 +9,8 @@ callables, so tests can pass fakes;
 ``CardReader.from_onnx`` wires the shipped ONNX models through onnxruntime (no torch at the station).
 
 Status per seat: "empty" (nothing in the play area), "cards" (every card read), "unreadable" (cards lie
-there but not all could be read: face down, blurred, glare), "occluded" (an arm or hand covers it).
+there but not all could be read: face down, blurred, glare, or the camera gives the area less detail
+than a deck profile needs), "occluded" (an arm or hand covers it).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from referee_station.vision.strips import (
     GRID_W,
     LOCATOR_SCALE,
     LOCATOR_STRIDE,
+    Need,
     crop_context,
     crop_index,
     detail,
@@ -75,10 +77,11 @@ the index comparison's: on 20 frames of each test design, 0.3 with ``INDEX_SHARP
 plays as the index comparison alone and more cards, where a product at 1 (sharpness 100) read 3 plays fewer,
 and it keeps a right row sure where the index alone is torn (6♥/8♥)."""
 COARSE_CONFIDENCE = 0.5
-"""The most a card read at less detail than its deck needs (``CardReader.needs_detail``) is trusted:
+"""The most a card read at less detail than its deck needs (``CardReader.needs``) is trusted:
 under ``Thresholds.confident``, so the seat reads doubtful, and under the referee's ``min_confidence``,
-so no penalty comes from it. Registration measured that such cards misread too often (the benchmark's
-``sans`` deck: a 1080p camera reads 77 % of its plays, and called 13 wrong ones readable; docs/deck.md)."""
+so no penalty comes from it. Registration measured that such cards misread too often: the benchmark's
+``sans`` deck needs 9.6 px/cm, and its 720p frames (5–7 px/cm) read 62 % of plays exact and called 14
+wrong ones readable (docs/deck.md)."""
 RECHECK_SHIFTS = ((2, 0), (-2, 0), (0, 2), (0, -2), (2, 2), (-2, -2), (2, -2), (-2, 2))
 """Strip-pixel offsets (u, v) of the extra crops a doubtful card is read from again (``Thresholds.recheck``).
 The locator's anchor is off by 1–2 px and a crop's pixels fall differently on a 4–5 px index (720p) or a
@@ -290,7 +293,7 @@ class CardReader:
         faces: Faces | None = None,
         weigh_by_faces: bool = True,
         index_width: float = INDEX_CROP[0],
-        needs_detail: float = 0.0,
+        needs: Need | None = None,
     ) -> None:
         """``classify`` reads index crops; ``context``, when given, reads the context crops of the same
         anchors, and ``mix_context`` mixes its probabilities in with ``context_weight``; ``faces``, a
@@ -299,9 +302,9 @@ class CardReader:
         (the deck check, ``SeatReading.matches``) and only mark a card doubtful where they name another
         (``doubt_where_faces_differ``) — what a profile with classifiers fitted to the deck wants (they
         read it better alone, docs/deck.md). ``index_width``: the cm of each card the index crops take
-        (``crop_index``): a profile's classifiers are fitted to its deck's width. ``needs_detail``: the
-        frame px per cm under which the deck's cards do not read reliably (a profile's measured need); a
-        seat the camera gives less reads its cards at ``COARSE_CONFIDENCE`` at most (0: no need known)."""
+        (``crop_index``): a profile's classifiers are fitted to its deck's width. ``needs``: the frame
+        detail under which the deck's cards do not read reliably (a profile's measured need); a seat the
+        camera gives less reads its cards at ``COARSE_CONFIDENCE`` at most (None: no need known)."""
         if not 0 <= context_weight <= 1:
             raise ValueError(f"context_weight must lie in 0..1, got {context_weight}")
         self.locate = locate
@@ -318,7 +321,7 @@ class CardReader:
         self.faces = faces
         self.weigh_by_faces = weigh_by_faces
         self.index_width = index_width
-        self.needs_detail = needs_detail
+        self.needs = needs
 
     @classmethod
     def from_onnx(cls, model_dir: Path | str = MODELS_DIR, threads: int = 2) -> CardReader:
@@ -352,6 +355,7 @@ class CardReader:
         matches = np.full(len(probs), np.nan) if self.faces is not None else None
         ms["classify"] = (time.perf_counter() - t) * 1000
         px_per_cm = detail(np.asarray(corners, dtype=np.float64))
+        short = self.short_of_detail(px_per_cm)
         if self.faces is not None:
             t = time.perf_counter()
             k = 0
@@ -367,13 +371,18 @@ class CardReader:
         for i, seat in enumerate(fresh):
             n = len(found[seat])
             seat_matches = None if matches is None else matches[k : k + n]
-            coarse = px_per_cm[seat] < self.needs_detail
-            seats[seat] = self._decide(raw[i], found[seat], probs[k : k + n], seat_matches, coarse)
+            seats[seat] = self._decide(raw[i], found[seat], probs[k : k + n], seat_matches, seat in short)
             k += n
             if self.reuse_still:
                 self._still[seat] = (inputs[seat], seats[seat])
         ms["decide"] = (time.perf_counter() - t) * 1000
         return FrameReading({s: seats[s] for s in DRAW_ORDER}, ms)
+
+    def short_of_detail(self, px_per_cm: dict[str, float]) -> dict[str, float]:
+        """The seats (with their px/cm, ``detail``) that a camera gives less detail than the deck needs."""
+        if self.needs is None:
+            return {}
+        return {seat: px for seat, px in px_per_cm.items() if self.needs.short(px)}
 
     def _lies_still(self, seat: str, image: np.ndarray) -> bool:
         """Whether the seat's play area looks as at its last read (``STILL_PX_LEVELS``, ``STILL_PX_SHARE``)."""

@@ -6,6 +6,8 @@ one size whatever the camera's height, tilt or rotation. The locator sees it at 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -47,6 +49,26 @@ def rectify(frame: np.ndarray, corners: np.ndarray) -> dict[str, np.ndarray]:
         )
         for seat in DRAW_ORDER
     }
+
+
+NEEDS_PX_PER_CM = 8.0
+"""Frame pixels per cm a play area needs for the reader to read a deck's index (1.6 × 3.2 cm): about
+1080p at the standard height (CLOTH.md). A registered deck says what it needs itself (its profile's
+``needs_px_per_cm``, measured at registration); ``--needs`` overrides both."""
+
+
+@dataclass(frozen=True)
+class Need:
+    """The frame detail a deck needs of every play area: ``px_per_cm``, or more than that where its
+    registration read it right at no detail up to it (``more``: a remedy that re-registers the deck).
+    ``check-camera`` fails an area short of it, and the reader trusts no card read there."""
+
+    px_per_cm: float = NEEDS_PX_PER_CM
+    more: bool = False
+
+    def short(self, px_per_cm: float) -> bool:
+        """Whether an area the camera gives ``px_per_cm`` falls short of the need."""
+        return px_per_cm <= self.px_per_cm if self.more else px_per_cm < self.px_per_cm
 
 
 def detail(corners: np.ndarray) -> dict[str, float]:

@@ -78,7 +78,10 @@ def test_the_stations_notices_are_written_in_the_consoles_language():
         (SEATS_OFFLINE, "座位按键离线"),
         (TIME_CALLED, "R-MATCH-1：时间到"),
         (deck, "牌具档案 'generic' 与桌上的牌不符：最近 12 张平均识别分 0.41"),
-        (COARSE.format(design="'sans'", areas="S 10.2"), "牌具档案 'sans' 需要的清晰度高于此摄像头在 S 10.2"),
+        (
+            COARSE.format(design="'sans'", needs="10.5", areas="S 10.2"),
+            "牌具档案 'sans' 需要每厘米 10.5 像素，此摄像头只给 S 10.2",
+        ),
     ):
         assert localize(text, "zh").startswith(chinese), text
         assert localize(text, "en") == text  # the log's stable form is the English

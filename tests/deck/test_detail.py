@@ -3,7 +3,6 @@ own reader, kept in the profile, and what ``check-camera`` asks of every play ar
 
 from __future__ import annotations
 
-import math
 import random
 
 import cv2
@@ -15,9 +14,9 @@ from referee_station.deck.detail import DETAIL_LARGE_FRAMES, NEEDS_SHARE, CardRe
 from referee_station.deck.profile import DeckMeta, DeckProfile, reader_for
 from referee_station.deck.threshold import rendered_frames
 from referee_station.station.camera_step import deck_needs
-from referee_station.vision.camera_check import NEEDS_PX_PER_CM, Need, check_camera
+from referee_station.vision.camera_check import check_camera
 from referee_station.vision.reader import CLASSIFIER_FILES, MODELS_DIR
-from referee_station.vision.strips import detail
+from referee_station.vision.strips import NEEDS_PX_PER_CM, Need, detail
 from tests.vision.test_camera_check import GOOD, LOOK, shot
 
 
@@ -70,14 +69,17 @@ def test_check_camera_asks_what_the_deck_needs_unless_told_otherwise():
     assert deck_needs(_meta(needs_px_per_cm=11.2, needs_reached=False), 9.0) == Need(9.0, False)
 
 
-def test_the_profiles_reader_holds_what_a_camera_reads_under_the_decks_need():
-    """The reader trusts no card read at less detail than registration measured the deck needs
-    (``CardReader.needs_detail``); a deck never read well enough is trusted at no detail."""
+def test_the_reader_and_the_camera_check_share_one_need():
+    """What registration measured is one ``Need``: ``check-camera`` fails an area short of it and the
+    profile's reader trusts no card read there (``CardReader.needs``); a deck read right at no detail
+    measured falls short up to that detail too; a profile from before the measure holds nothing."""
+    assert _meta().need is None
+    assert _meta(needs_px_per_cm=6.4).need == Need(6.4) and _meta(needs_px_per_cm=6.4).need.short(6.3)
+    beyond = _meta(needs_px_per_cm=11.2, needs_reached=False).need
+    assert beyond == Need(11.2, more=True) and beyond.short(11.2) and not beyond.short(11.3)
+    assert not Need(6.4).short(6.4)
     classifier = (MODELS_DIR / CLASSIFIER_FILES[0]).read_bytes()
-    assert reader_for(DeckProfile(_meta(), classifier)).needs_detail == 0.0  # registered before it was measured
-    assert reader_for(DeckProfile(_meta(needs_px_per_cm=6.4), classifier)).needs_detail == 6.4
-    beyond = DeckProfile(_meta(needs_px_per_cm=11.2, needs_reached=False), classifier)
-    assert reader_for(beyond).needs_detail == math.inf
+    assert reader_for(DeckProfile(_meta(needs_px_per_cm=11.2, needs_reached=False), classifier)).needs == beyond
 
 
 def test_a_good_camera_fails_a_deck_that_needs_more_than_it_gives():

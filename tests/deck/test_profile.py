@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from referee_station.cli import main
-from referee_station.deck.mismatch import DeckCheck, MismatchMeasure, WatchedReader
+from referee_station.deck.mismatch import COARSE, DeckCheck, DeckNews, MismatchMeasure, NewsUnit, WatchedReader
 from referee_station.deck.profile import DeckMeta, DeckProfile, reader_for
 from referee_station.render.render import render
 from referee_station.vision.reader import (
@@ -20,6 +20,7 @@ from referee_station.vision.reader import (
     SeatReading,
     classifier_paths,
 )
+from referee_station.vision.strips import detail
 from tests.vision.scenes import scene
 
 META = DeckMeta("sponsor", "2026-11-30T12:00:00+00:00", 0.998, 2025, 0.88, 0.77, 0.35, 300.0)
@@ -126,16 +127,19 @@ def frame_file(tmp_path_factory):
 
 def test_a_camera_under_the_decks_need_is_told_once_naming_its_play_areas(models):
     """``run`` and the console print the watched reader's news: a profile whose deck needs more detail
-    than the camera gives says so at the first frame, with each short area's px/cm, and not again."""
+    than a camera gives says so at that camera's first frame, with each short area's px/cm, as a camera
+    notice (not a deck mismatch, which the next news still reports), and not again."""
     shot = render(scene(0))
     needs = DeckMeta(**{**META.__dict__, "needs_px_per_cm": 99.0})
     profile = DeckProfile(needs, (MODELS_DIR / "classifier.onnx").read_bytes())
-    watched = WatchedReader(reader_for(profile), "sponsor", 0.0)
+    watched = WatchedReader(reader_for(profile), "sponsor", 0.999)  # no read is that sure: a mismatch too
     assert watched.news() is None  # nothing read yet
-    watched(shot.image, shot.corners)
-    news = watched.news()
-    assert news is not None and news.startswith("deck profile 'sponsor' needs more detail than this camera gives in S ")
-    assert news.count("px/cm") == 1 and all(f"{seat} " in news for seat in "SENW")
+    for _ in range(3):
+        watched(shot.image, shot.corners)
+    first, second = watched.news(), watched.news()
+    areas = ", ".join(f"{seat} {px:.1f}" for seat, px in detail(shot.corners).items())
+    assert first == DeckNews(NewsUnit.CAMERA, COARSE.format(design="'sponsor'", needs="99", areas=areas))
+    assert second is not None and second.unit is NewsUnit.DECK and "does not match" in second.text
     watched(shot.image, shot.corners)
     assert watched.news() is None
     fine = WatchedReader(reader_for(DeckProfile(META, profile.classifier)), "sponsor", 0.0)

@@ -1,3 +1,5 @@
+import itertools
+
 from referee_station.render.video import arms_at, choreograph, truth_reading
 from referee_station.table.events import Clear, DealStart, PlayCards
 
@@ -31,3 +33,17 @@ def test_hands_reach_in_let_go_and_leave():
     assert truth_reading(choreo, 4.9).seats["E"].status == "occluded"
     assert truth_reading(choreo, 7.0).seats["E"].cards == ["4s"]
     assert truth_reading(choreo, 7.0).seats["S"].status == "empty"
+
+
+def test_a_wide_index_deck_is_laid_with_its_rows_stepped_past_its_index():
+    """``min_step`` (``row_step`` of the design shown) lays the video's rows as ``random_scene`` lays its
+    own: the same cards, further apart."""
+    plays = [DealStart(1.0, "E"), *(PlayCards(5.0 + 4 * i, "E", ("3s", "4d", "5h", "6c", "7s")) for i in range(20))]
+    narrow, wide = choreograph(plays, seed=2), choreograph(plays, seed=2, min_step=3.0)
+
+    def steps(choreo) -> list[float]:
+        rows = [s.seats["E"].play for s in choreo.stills if s.seats["E"].play]
+        return [b.x - a.x for row in rows for a, b in itertools.pairwise(row)]
+
+    assert min(steps(wide)) > 2.5 > min(steps(narrow))
+    assert [c.code for c in wide.stills[-1].seats["E"].play] == ["3s", "4d", "5h", "6c", "7s"]

@@ -16,9 +16,10 @@ from referee_station.render.artwork import HELDOUT_DESIGNS
 from referee_station.render.render import render
 from referee_station.render.scene import Camera, Look, PlacedCard, Scene, SeatScene
 from referee_station.vision.calibrate import Calibration, from_corners
-from referee_station.vision.camera_check import MAX_BLUR, NEEDS_PX_PER_CM, Need, check_camera
+from referee_station.vision.camera_check import MAX_BLUR, check_camera
 from referee_station.vision.geometry import DRAW_ORDER, PLAY_AREA
 from referee_station.vision.layout import Layout
+from referee_station.vision.strips import NEEDS_PX_PER_CM, Need
 
 ROW = ("3s", "4h", "5d", "6c", "7s", "8h", "9d", "Tc", "Js", "Qh")
 GOOD = Camera(height=120, tilt=5, tilt_dir=30, span_px=950)

@@ -24,7 +24,16 @@ from referee_station.vision.reader import (
     onnx_classifier,
     onnx_ensemble,
 )
-from referee_station.vision.strips import GRID_H, GRID_W, crop_context, crop_index, detail, locator_input, rectify
+from referee_station.vision.strips import (
+    GRID_H,
+    GRID_W,
+    Need,
+    crop_context,
+    crop_index,
+    detail,
+    locator_input,
+    rectify,
+)
 from tests.vision.scenes import PLAYS, scene
 
 # a cell well inside the play area, in locator cells
@@ -235,13 +244,13 @@ def test_a_card_half_seen_as_none_caps_the_seat_confidence(dropped, cap, status)
 
 
 def test_a_seat_read_at_less_detail_than_the_deck_needs_keeps_its_cards_but_none_is_sure() -> None:
-    """A deck profile's measured need (``needs_detail``): where the camera gives a play area less, its
+    """A deck profile's measured need (``CardReader.needs``): where the camera gives a play area less, its
     cards misread too often to be trusted, so the read stands but goes out doubtful (the referee flags,
     never penalises, on it); where the camera gives enough, nothing changes."""
     locate, codes = fake_locate([(ROW, c) for c in COLS], BLOCK), ["5s", "5h", "5d"]
     px_per_cm = detail(CORNERS)  # about 10 px/cm in every area
-    enough = CardReader(locate, fake_classify(codes), needs_detail=min(px_per_cm.values()) - 0.5).read(FRAME, CORNERS)
-    short = CardReader(locate, fake_classify(codes), needs_detail=max(px_per_cm.values()) + 0.5).read(FRAME, CORNERS)
+    enough = CardReader(locate, fake_classify(codes), needs=Need(min(px_per_cm.values()) - 0.5)).read(FRAME, CORNERS)
+    short = CardReader(locate, fake_classify(codes), needs=Need(max(px_per_cm.values()) + 0.5)).read(FRAME, CORNERS)
     for seat in DRAW_ORDER:
         assert enough.seats[seat].status == "cards"
         assert enough.seats[seat].confidences == pytest.approx([0.98] * 3)

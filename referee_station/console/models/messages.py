@@ -56,7 +56,7 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
     ),
     (
         COARSE,
-        "牌具档案 {design} 需要的清晰度高于此摄像头在 {areas}（像素/厘米）所给：这些区域读到的出牌都交裁判确认；"
+        "牌具档案 {design} 需要每厘米 {needs} 像素，此摄像头只给 {areas}：这些区域读到的出牌都交裁判确认；"
         "请降低摄像头或换更清晰的摄像头（check-camera --deck）",
     ),
     (

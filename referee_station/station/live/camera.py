@@ -16,6 +16,7 @@ import bisect
 import itertools
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from referee_station.vision.calibrate import from_markers
 from referee_station.vision.layout import Layout
 from referee_station.vision.pipeline import CameraPipeline, ReadFrame, seen_by_camera
 from referee_station.vision.topview import top_view
+
+if TYPE_CHECKING:
+    from referee_station.deck.mismatch import DeckNews
 
 KEEP_SECONDS = 3.0
 """Frames kept for the console (the frame at a flag); the pipeline runs less than a second ahead."""
@@ -44,7 +48,7 @@ class CameraTable:
         design: str,
         fps: float = 10.0,
         seed: int = 0,
-        watch: Callable[[], str | None] | None = None,
+        watch: Callable[[], DeckNews | None] | None = None,
     ) -> None:
         self.name = name
         self.fps = fps
@@ -58,7 +62,7 @@ class CameraTable:
         self.camera_events: list[Record] = []
         """What the camera reported (after the director), for checking the reader against the simulation."""
         self.watch = watch
-        """The deck check of a registered profile (``WatchedReader.news``): a mismatch becomes a warning."""
+        """The deck check of a registered profile (``WatchedReader.news``): its news become warnings."""
 
     def frames(self) -> Iterator[tuple[float, np.ndarray]]:
         """The rendered frames in time order, each kept a while for ``frame``."""
