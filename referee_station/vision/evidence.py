@@ -88,7 +88,7 @@ class RowEvidence:
         the row differs and the evidence started again from this read."""
         anchors = [(float(u), float(v)) for u, v in reading.anchors]
         alternatives = _alternatives(reading)
-        same = self.looks > 0 and _same_row([c.anchor for c in self._cards], anchors)
+        same = self.looks > 0 and same_row(self.anchors, anchors)
         if not same:
             self.looks, self._cards = 0, [_Card(anchor) for anchor in anchors]
         for card, anchor, alts, confidence in zip(self._cards, anchors, alternatives, reading.confidences, strict=True):
@@ -98,6 +98,11 @@ class RowEvidence:
 
     def clear(self) -> None:
         self.looks, self._cards = 0, []
+
+    @property
+    def anchors(self) -> tuple[tuple[float, float], ...]:
+        """Each card's index anchor at the last look (strip px), left to right."""
+        return tuple(c.anchor for c in self._cards)
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -126,7 +131,8 @@ def _alternatives(reading: CardsLike) -> list[Alternatives]:
     return [((card, conf),) for card, conf in zip(reading.cards, reading.confidences, strict=True)]
 
 
-def _same_row(before: Sequence[tuple[float, float]], now: Sequence[tuple[float, float]]) -> bool:
+def same_row(before: Sequence[tuple[float, float]], now: Sequence[tuple[float, float]]) -> bool:
+    """Whether two rows' anchors are the same cards in the same places (each within ``SAME_CARD_CM``)."""
     limit = SAME_CARD_CM * STRIP_PX_PER_CM
     return len(before) == len(now) and all(
         math.hypot(u0 - u1, v0 - v1) <= limit for (u0, v0), (u1, v1) in zip(before, now, strict=True)

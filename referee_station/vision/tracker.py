@@ -30,6 +30,8 @@ Per seat (invariants):
   the picture changed a little since its last look (a shadow gone, the light changed: the same pixels
   would read the same), at most ``max_reads`` times, with evidence of its own; when two later looks are
   sure of its cards, a :class:`Reread` says so (``rereads``), for the station to settle the pending read.
+- *Read again*: the cards last sent, read afresh where they lie (the light changed), are no new play,
+  also where a card torn between two readings falls the other way (``_read_again``).
 Across seats: a trick is cleared (``clear``) when every play area is empty after a play and cards went
 to the discard areas, or the cards of two or more seats went (cards one player takes back into the hand
 are not a clear; a plain back piled on the same back can leave the discard area looking unchanged); or,
@@ -49,7 +51,7 @@ import numpy as np
 
 from referee_station.table.config import RulesConfig
 from referee_station.table.events import Clear, PlayCards, Record
-from referee_station.vision.evidence import Alternatives, RowEvidence
+from referee_station.vision.evidence import Alternatives, RowEvidence, same_row
 from referee_station.vision.layout import SEATS
 from referee_station.vision.motion import Patches, changed, changed_fraction
 
@@ -141,6 +143,8 @@ class _Seat:
     again_reads: int = 0
     looked: np.ndarray | None = None
     """The play area at ``doubt``'s last look (a look again needs a picture that changed since)."""
+    lying: tuple[tuple[tuple[float, float], ...], tuple[Alternatives, ...]] = ((), ())
+    """The anchors and close readings of the cards last sent (``cards``), for ``_read_again``."""
 
 
 class PlayTracker:
@@ -227,14 +231,14 @@ class PlayTracker:
                 return
             if s.cards:
                 s.removed_at = self._landed(s, patch)
-            s.cards, s.doubt = (), None
+            s.cards, s.doubt, s.lying = (), None, ((), ())
             self._accept(s, patch)
             return
         if not s.evidence.add(reading) or s.landed is None:
             s.landed = self._landed(s, patch)
         cards = s.evidence.cards
-        if cards == s.cards:
-            self._accept(s, patch)  # the same cards, nudged: no new play
+        if cards == s.cards or self._read_again(s, cards):
+            self._accept(s, patch)  # the same cards, nudged or read again: no new play
             return
         agreed = s.candidate is not None and s.candidate[0] == cards and t - s.candidate[1] >= self.config.stable - EPS
         if s.candidate is None or s.candidate[0] != cards:
@@ -250,13 +254,29 @@ class PlayTracker:
         others_empty = all(not o.cards for k, o in self.seats.items() if k != seat)
         if self._trick_open and s.cards and others_empty:  # nobody beats their own play (R-PLAY-2)
             self._clear(max(landed - 0.01, s.change_since or landed), patches)
-        s.cards = cards
+        s.cards, s.lying = cards, (s.evidence.anchors, s.evidence.alternatives)
         self._accept(s, patch)
         self._trick_open = True
         play = PlayCards(round(landed, 2), seat, cards, confidence=round(confidence, 3), alternatives=alternatives)
         self._pending.append(play)
         s.doubt, s.again_reads, s.looked = (play if confidence < self.config.sure else None), 0, patch
         s.again.clear()
+
+    @staticmethod
+    def _read_again(s: _Seat, cards: tuple[str, ...]) -> bool:
+        """Whether ``cards``, read where the cards last sent still lie (every anchor in its place), are
+        those cards read again: where they differ, each is torn between the same two readings (each
+        among the other's close readings). A doubtful card's tie can fall the other way on a later look
+        (a hand passing over the next area); that is no new play, and sending it as one made the seat
+        play out of turn (the sans deck's live run, 2026-12-05)."""
+        anchors, alternatives = s.lying
+        if len(cards) != len(s.cards) or not same_row(anchors, s.evidence.anchors):
+            return False
+        now = s.evidence.alternatives
+        return all(
+            old == new or ({new} <= {code for code, _ in before} and {old} <= {code for code, _ in after})
+            for old, new, before, after in zip(s.cards, cards, alternatives, now, strict=True)
+        )
 
     def _look_again(self, t: float, seat: str, reading: SeatReadingLike) -> None:
         """One more look at a doubtful play's cards lying still; two sure looks settle it (a Reread)."""

@@ -235,3 +235,32 @@ def test_no_look_again_at_a_sure_play_nor_at_the_same_picture_and_doubtful_looks
     assert still.reads == TrackerConfig().max_reads  # the same pixels again: nothing new to read
     _, doubtful = run(Shaded("W", [[SPADE, TORN]], plays={"W": [(1.0, PAIR)]}), until=12)
     assert doubtful.rereads == [] and TrackerConfig().max_reads < doubtful.reads <= 2 * TrackerConfig().max_reads
+
+
+class Relit(Looks):
+    """A ``Looks`` table where, from 4 s, the light on the seat's area changes for good (a lamp moved):
+    more than a change of the area, so the cards lying there are read afresh."""
+
+    def patches(self, t: float):
+        out = super().patches(t)
+        if t >= 4.0:
+            play = out[(self.seat, "play")].copy()
+            play[26:32, 0:20] = 120  # 120 of 1920 pixels: more than a change of the area (2 %)
+            out[(self.seat, "play")] = play
+        return out
+
+
+FLIPPED = (("5h", 0.5), ("6h", 0.45), ("4h", 0.05))
+OTHER = (("9c", 0.97), ("9s", 0.02), ("8c", 0.01))
+
+
+def test_a_tie_that_falls_the_other_way_on_cards_lying_there_is_no_new_play():
+    """The live run of the sans deck (2026-12-05): a row sent doubtful, its 6♥/5♥ torn, lay still; a
+    change of the light had it read afresh, the tie fell to 5♥, and the same cards went out again as a
+    play out of turn. Read again where they lie, torn between the same readings, they are no new play;
+    a card no reading named before still is."""
+    first = [[SPADE, TORN]] * TrackerConfig().max_reads
+    events, _ = run(Relit("E", [*first, [SPADE, FLIPPED]], plays={"E": [(1.0, PAIR)]}), until=8)
+    assert plays(events) == [("E", ("5s", "6h"))]
+    events, _ = run(Relit("E", [*first, [SPADE, OTHER]], plays={"E": [(1.0, PAIR)]}), until=8)
+    assert plays(events) == [("E", ("5s", "6h")), ("E", ("5s", "9c"))]
