@@ -274,7 +274,7 @@ class PlayTracker:
             return False
         now = s.evidence.alternatives
         return all(
-            old == new or ({new} <= {code for code, _ in before} and {old} <= {code for code, _ in after})
+            old == new or (new in dict(before) and old in dict(after))
             for old, new, before, after in zip(s.cards, cards, alternatives, now, strict=True)
         )
 
