@@ -82,12 +82,13 @@ def tables_of(args: argparse.Namespace) -> list[LiveTable]:
     if args.design == DRAWN_DESIGN:
         install_drawn_design()
     deck = DeckProfile.load(args.deck) if args.deck else None
-    read, watch = reader_for(None).read, None  # one reader for every table: they take turns in one thread
-    if deck is not None:  # a profile for another deck than the one on the table is reported, not used silently
-        watched = WatchedReader(reader_for(deck), deck.meta.design, deck.meta.mismatch_below, deck.meta.mismatch_on)
-        read, watch = watched, watched.news
+    reader = reader_for(deck)  # one reader for every table: they take turns in one thread
     tables = []
     for i, (name, events) in enumerate(feeds):
+        read, watch = reader.read, None
+        if deck is not None:  # each table's own deck check: a wrong profile is reported, not used silently
+            watched = WatchedReader(reader, deck.meta.design, deck.meta.mismatch_below, deck.meta.mismatch_on)
+            read, watch = watched, watched.news
         camera = CameraTable(name, events, read, design=args.design, fps=args.fps, seed=args.seed + i, watch=watch)
         tables.append(LiveTable(name, camera.others, camera))
     return tables

@@ -15,6 +15,7 @@ so a wrong profile is reported instead of silently misreading a whole session.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -100,9 +101,13 @@ class DeckCheck:
         self.min_cards = min_cards
         self.recent: deque[float] = deque(maxlen=window)
 
-    def add(self, reading: FrameReading) -> None:
-        for seat in reading.seats.values():
-            self.recent.extend(card_evidence(seat, self.measure))
+    def add(self, reading: FrameReading, coarse: Collection[str] = ()) -> None:
+        """Keep the reading's per-card evidence. ``coarse``: the seats read under the deck's need of
+        detail, whose confidences the reader capped (``COARSE_CONFIDENCE``): on confidence they would
+        look like another deck, so that measure leaves them out; the face match is not capped."""
+        for name, seat in reading.seats.items():
+            if not (self.measure is MismatchMeasure.CONFIDENCE and name in coarse):
+                self.recent.extend(card_evidence(seat, self.measure))
 
     def verdict(self) -> DeckVerdict:
         n = len(self.recent)
@@ -133,11 +138,12 @@ class WatchedReader:
 
     def __call__(self, frame: np.ndarray, corners: np.ndarray) -> FrameReading:
         reading = self.reader.read(frame, corners)
-        self.check.add(reading)
         camera = np.asarray(corners, dtype=np.float64)
+        short = self.reader.short_of_detail(detail(camera))
+        self.check.add(reading, coarse=short)
         if (key := camera.round(1).tobytes()) not in self._cameras:  # each camera measured once
             self._cameras.add(key)
-            if short := self.reader.short_of_detail(detail(camera)):
+            if short:
                 need = self.reader.needs
                 assert need is not None  # short of nothing without a need
                 areas = ", ".join(f"{seat} {px:.1f}" for seat, px in short.items())

@@ -89,16 +89,19 @@ def test_demo_names_missing_artwork(capsys):
 
 def test_demo_reads_with_a_deck_profile_and_reports_a_mismatch(tmp_path, capsys):
     """``--deck``: the tables are read with the profile's classifier; a profile that does not fit the cards
-    on the table (here: one demanding a mean confidence no reader reaches) is reported while they play."""
+    on the table (here: one demanding a mean confidence no reader reaches) is reported while they play,
+    by each table's own deck check, to that table."""
     from tests.deck.test_profile import generic_profile
 
     generic_profile(0.99).save(tmp_path / "g.deck")
     (table,) = simulated_tables(1, seed=3, deals=1, violations=0.0)
     log = tmp_path / "t.jsonl"
     log.write_text("\n".join(e.to_line() for e in table.events if e.t <= 150) + "\n", encoding="utf-8")
-    assert main(["demo", "--headless", "--speed", "0", "--log", str(log), "--deck", str(tmp_path / "g.deck")]) == 0
+    deck = ["--deck", str(tmp_path / "g.deck")]
+    assert main(["demo", "--headless", "--speed", "0", "--log", str(log), "--log", str(log), *deck]) == 0
     warnings = [line for line in capsys.readouterr().out.splitlines() if "⚠" in line]
-    assert len(warnings) == 1 and "deck profile 'generic' does not match" in warnings[0]
+    assert len(warnings) == 2 and all("deck profile 'generic' does not match" in line for line in warnings)
+    assert sorted(line.split()[1] for line in warnings) == ["T1", "T2"]
     generic_profile(0.3).save(tmp_path / "fits.deck")
     assert main(["demo", "--headless", "--speed", "0", "--log", str(log), "--deck", str(tmp_path / "fits.deck")]) == 0
     assert "⚠" not in capsys.readouterr().out

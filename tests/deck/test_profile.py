@@ -9,7 +9,15 @@ import numpy as np
 import pytest
 
 from referee_station.cli import main
-from referee_station.deck.mismatch import COARSE, DeckCheck, DeckNews, MismatchMeasure, NewsUnit, WatchedReader
+from referee_station.deck.mismatch import (
+    COARSE,
+    DeckCheck,
+    DeckNews,
+    DeckVerdict,
+    MismatchMeasure,
+    NewsUnit,
+    WatchedReader,
+)
 from referee_station.deck.profile import DeckMeta, DeckProfile, reader_for
 from referee_station.render.render import render
 from referee_station.vision.reader import (
@@ -128,23 +136,47 @@ def frame_file(tmp_path_factory):
 def test_a_camera_under_the_decks_need_is_told_once_naming_its_play_areas(models):
     """``run`` and the console print the watched reader's news: a profile whose deck needs more detail
     than a camera gives says so at that camera's first frame, with each short area's px/cm, as a camera
-    notice (not a deck mismatch, which the next news still reports), and not again."""
+    notice (not a deck mismatch, which the next news still reports from the areas read at the need),
+    and not again."""
     shot = render(scene(0))
-    needs = DeckMeta(**{**META.__dict__, "needs_px_per_cm": 99.0})
+    px = detail(shot.corners)  # S 8.09 and E 7.97 px/cm under the need; N's four jokers at 8.30
+    needs = DeckMeta(**{**META.__dict__, "needs_px_per_cm": 8.2})
     profile = DeckProfile(needs, (MODELS_DIR / "classifier.onnx").read_bytes())
     watched = WatchedReader(reader_for(profile), "sponsor", 0.999)  # no read is that sure: a mismatch too
     assert watched.news() is None  # nothing read yet
     for _ in range(3):
         watched(shot.image, shot.corners)
     first, second = watched.news(), watched.news()
-    areas = ", ".join(f"{seat} {px:.1f}" for seat, px in detail(shot.corners).items())
-    assert first == DeckNews(NewsUnit.CAMERA, COARSE.format(design="'sponsor'", needs="99", areas=areas))
+    areas = ", ".join(f"{seat} {v:.1f}" for seat, v in px.items() if v < 8.2)
+    assert areas.startswith("S 8.1, E 8.0")
+    assert first == DeckNews(NewsUnit.CAMERA, COARSE.format(design="'sponsor'", needs="8.2", areas=areas))
     assert second is not None and second.unit is NewsUnit.DECK and "does not match" in second.text
+    assert watched.check.verdict().cards == 12  # N's cards only
     watched(shot.image, shot.corners)
     assert watched.news() is None
     fine = WatchedReader(reader_for(DeckProfile(META, profile.classifier)), "sponsor", 0.0)
     fine(shot.image, shot.corners)
     assert fine.news() is None
+
+
+def test_cards_read_under_the_need_do_not_make_a_deck_check_on_confidence_find_another_deck(models):
+    """The reader caps the confidences of areas under the deck's need at ``COARSE_CONFIDENCE`` (0.5): a
+    deck check measured on confidence must not take them for another deck's."""
+    shot = render(scene(0))
+    needs = DeckMeta(**{**META.__dict__, "needs_px_per_cm": 99.0})
+    profile = DeckProfile(needs, (MODELS_DIR / "classifier.onnx").read_bytes())
+    reader = reader_for(profile)
+    assert max(c for s in reader.read(shot.image, shot.corners).seats.values() for c in s.confidences) <= 0.5
+    watched = WatchedReader(reader, "sponsor", 0.6)
+    for _ in range(4):
+        watched(shot.image, shot.corners)
+    assert watched.news().unit is NewsUnit.CAMERA
+    assert watched.news() is None
+    assert watched.check.verdict() == DeckVerdict(0, 1.0, False)
+    trusted = WatchedReader(reader_for(DeckProfile(META, profile.classifier)), "sponsor", 0.6)
+    for _ in range(4):
+        trusted(shot.image, shot.corners)
+    assert trusted.check.verdict().cards == 48 and not trusted.check.verdict().mismatch
 
 
 @pytest.mark.parametrize("mismatch_below, code", [(0.3, 0), (0.99, 1)])
