@@ -410,13 +410,15 @@ class Judge:
 
     def _judged(self, per_world: list[list[Output]], dropped: bool) -> list[Output]:
         """What goes out of the worlds' outputs for one event: the common ones; when the readings
-        disagreed (a flag held back, a reading dropped), first the flags of the reads pending unflagged."""
+        disagreed (a flag held back, a reading dropped), first the flags of the reads pending unflagged
+        that have more than one reading (a read that is its only close legal reading is not what they
+        disagree on: it stays pending, for later sure frames to settle, without asking for a look)."""
         sent = common(per_world)
         flags = [Counter(same(o) for o in outs if isinstance(o, Flag)) for outs in per_world]
         out: list[Output] = []
         if dropped or any(f != flags[0] for f in flags):
             for i, pending in enumerate(self.pending):
-                if pending.flag is None:
+                if pending.flag is None and len(pending.readings) > 1:  # a read with one reading agrees
                     raised, self.pending[i] = self._raise(pending)
                     out += raised
         released = list(common(self.held)) if dropped else []  # a copy: the held lists change below

@@ -36,6 +36,16 @@ def test_r_cmp_a_misread_lead_gives_no_penalty_while_pending_and_the_read_is_off
     assert t.state().open_flags == () and t.state().deal.to_act == "E"
 
 
+def test_r_play_4_a_doubtful_read_whose_only_legal_close_reading_is_itself_is_never_asked_about() -> None:
+    t = table()
+    out = t.play("E", "6d", **doubtful("6d", [["6d", 0.86], ["6h", 0.05]], confidence=0.86))
+    assert t.flags(out) == [] and t.state().pending[0].readings == (("6d",),)  # held, for sure frames to settle
+    t.play("N", "Kh", **doubtful("Kh", [["Kh", 0.5], ["Qh", 0.45]]))  # both beat 6d: two readings
+    out = t.play("W", "Kd")  # beats Qh, not Kh: the readings disagree, and only N's read is asked about
+    assert t.flags(out) == [("N", "uncertain_read", "anomaly")] and "Kh | Qh" in out[0]["detail"]
+    assert [(p.seat, p.flag is None) for p in t.state().pending] == [("E", True), ("N", False)]
+
+
 def test_r_play_1_a_flag_that_holds_under_every_reading_still_goes_out() -> None:
     t = table()
     t.play("E", "Kh", **doubtful("Kh", [["Kh", 0.5], ["3h", 0.4]]))
