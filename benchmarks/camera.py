@@ -17,11 +17,12 @@ Prints plays exact (seat, cards, order), misread plays whose confidence the refe
 (``RulesConfig.min_confidence``: a misread not flagged for a look), phantom plays, time error, clears, frames
 per second and CPU per table (share of one core to keep up with a live camera at ``--fps``).
 
-``--referee`` feeds the frames to a whole station instead (the match's other inputs from the simulation,
-the table's ``CorrectingReferee``) and prints the false flags per match (``benchmarks.false_flags``:
-penalties the match did not contain, anomalies and how many are grouped under a doubtful read), next
-to those of a referee that applies every read as a guess; ``--deals`` and ``--violations`` shape the
-simulated match (e.g. ``--reader onnx --design drawn --seeds 3 --deals 2 --violations 0.05 --referee``).
+``--referee`` feeds the frames to a whole station instead (the match's other inputs from the simulation as a
+real table has them, the deals without the dealt hands; the table's ``CorrectingReferee``) and prints the
+false flags per match (``benchmarks.false_flags``: penalties the match did not contain, anomalies and how many
+are grouped under a doubtful read), next to those of a referee that applies every read as a guess; ``--deals``
+and ``--violations`` shape the simulated match (e.g. ``--reader onnx --design drawn --seeds 3 --deals 2
+--violations 0.05 --referee``).
 """
 
 from __future__ import annotations
@@ -194,13 +195,22 @@ def _write_events(stem: str, truth: list[Record], fed: list[Record]) -> None:
             f.writelines(r.to_line() + "\n" for r in records)
 
 
+def as_at_a_table(event: Record) -> Record:
+    """An input as a real table's station has it: a deal without the dealt hands, which nobody enters
+    (the station's director writes ``deal`` without them). The simulator knows every hand; a referee
+    fed them would settle a misread suit by the hand it could not have come from."""
+    return dataclasses.replace(event, hands=None) if isinstance(event, DealStart) else event
+
+
 def _station(pipeline: CameraPipeline, events: list[Record]):
-    """A station fed the camera and, from the simulated log, every input the camera does not report."""
+    """A station fed the camera and, from the simulated log, every input the camera does not report, as
+    a real table has it (:func:`as_at_a_table`)."""
     from referee_station.station.orchestrator import Station
     from referee_station.table.corrections import CorrectingReferee
     from referee_station.vision.pipeline import seen_by_camera
 
-    return Station(CorrectingReferee(), pipeline=pipeline, others=[e for e in events if not seen_by_camera(e)])
+    others = [as_at_a_table(e) for e in events if not seen_by_camera(e)]
+    return Station(CorrectingReferee(), pipeline=pipeline, others=others)
 
 
 def main() -> None:
