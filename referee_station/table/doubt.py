@@ -60,7 +60,8 @@ class Candidate:
 @dataclass(frozen=True)
 class Pending:
     """A doubtful play held pending: the readings it is judged under, and its ``uncertain_read`` flag,
-    raised at once when the read itself is not taken, else when the readings first disagree."""
+    raised at once when the read itself is not taken or some close readings are left unjudged (too many
+    worlds), else when the readings first disagree (never, for a read that is its only reading)."""
 
     flag: int | None
     event: PlayCards
@@ -357,12 +358,12 @@ class Judge:
         """An anomaly raised in every world (so its number and its ruling are known in each)."""
         return common([world.note(t, offence, seat, detail, cards) for world in self.worlds])
 
-    def _hold(self, ev: PlayCards, readings: tuple[tuple[Card, ...], ...]) -> list[Output]:
-        readings = readings[: max(1, MAX_WORLDS // len(self.worlds))]
+    def _hold(self, ev: PlayCards, close: tuple[tuple[Card, ...], ...]) -> list[Output]:
+        readings = close[: max(1, MAX_WORLDS // len(self.worlds))]
         pending = Pending(None, ev, readings)
         out: list[Output] = []
-        if ev.cards not in readings:  # the read is not taken: the referee is told at once
-            out, pending = self._raise(pending)
+        if ev.cards not in readings or len(readings) < len(close):  # the read not taken, or readings left
+            out, pending = self._raise(pending)  # unjudged for want of worlds: the referee is told at once
         per_world: list[list[Output]] = []
         worlds: list[TableReferee] = []
         held: list[list[Output]] = []

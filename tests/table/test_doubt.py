@@ -38,12 +38,23 @@ def test_r_cmp_a_misread_lead_gives_no_penalty_while_pending_and_the_read_is_off
 
 def test_r_play_4_a_doubtful_read_whose_only_legal_close_reading_is_itself_is_never_asked_about() -> None:
     t = table()
-    out = t.play("E", "6d", **doubtful("6d", [["6d", 0.86], ["6h", 0.05]], confidence=0.86))
-    assert t.flags(out) == [] and t.state().pending[0].readings == (("6d",),)  # held, for sure frames to settle
-    t.play("N", "Kh", **doubtful("Kh", [["Kh", 0.5], ["Qh", 0.45]]))  # both beat 6d: two readings
-    out = t.play("W", "Kd")  # beats Qh, not Kh: the readings disagree, and only N's read is asked about
-    assert t.flags(out) == [("N", "uncertain_read", "anomaly")] and "Kh | Qh" in out[0]["detail"]
+    out = t.play("E", "6d 6d", **doubtful("6d 6d", [["6d", 0.9]], [["6d", 0.5], ["7d", 0.45]], confidence=0.5))
+    assert t.flags(out) == []  # 6d 7d is close but no pattern: held as read, for sure frames to settle
+    assert t.state().pending[0].readings == (("6d", "6d"),)
+    close = [["Kh", 0.5], ["Qh", 0.45]]
+    t.play("N", "Kh Kh", **doubtful("Kh Kh", close, close))  # Kh Kh or Qh Qh: both beat 6d 6d
+    out = t.play("W", "Ks Ks")  # beats Qh Qh, not Kh Kh: the readings disagree
+    assert t.flags(out) == [("N", "uncertain_read", "anomaly")] and "Kh Kh | Qh Qh" in out[0]["detail"]
     assert [(p.seat, p.flag is None) for p in t.state().pending] == [("E", True), ("N", False)]
+
+
+def test_r_play_4_a_read_whose_close_readings_are_too_many_to_judge_is_asked_about_at_once() -> None:
+    t = table()
+    t.play("E", "5h", **doubtful("5h", [["5h", 0.4], ["6h", 0.35], ["7h", 0.3]]))
+    t.play("N", "8h", **doubtful("8h", [["8h", 0.4], ["9h", 0.35], ["Th", 0.3]]))  # 9 worlds
+    out = t.play("W", "Qh", **doubtful("Qh", [["Qh", 0.5], ["Jh", 0.45]]))  # judged as Qh alone
+    assert t.flags(out) == [("W", "uncertain_read", "anomaly")]
+    assert t.state().pending[-1].readings == (("Qh",),)
 
 
 def test_r_play_1_a_flag_that_holds_under_every_reading_still_goes_out() -> None:
