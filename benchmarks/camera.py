@@ -195,22 +195,14 @@ def _write_events(stem: str, truth: list[Record], fed: list[Record]) -> None:
             f.writelines(r.to_line() + "\n" for r in records)
 
 
-def as_at_a_table(event: Record) -> Record:
-    """An input as a real table's station has it: a deal without the dealt hands, which nobody enters
-    (the station's director writes ``deal`` without them). The simulator knows every hand; a referee
-    fed them would settle a misread suit by the hand it could not have come from."""
-    return dataclasses.replace(event, hands=None) if isinstance(event, DealStart) else event
-
-
 def _station(pipeline: CameraPipeline, events: list[Record]):
     """A station fed the camera and, from the simulated log, every input the camera does not report, as
-    a real table has it (:func:`as_at_a_table`)."""
+    a real table has it (``besides_the_camera``: no dealt hands)."""
     from referee_station.station.orchestrator import Station
     from referee_station.table.corrections import CorrectingReferee
-    from referee_station.vision.pipeline import seen_by_camera
+    from referee_station.vision.pipeline import besides_the_camera
 
-    others = [as_at_a_table(e) for e in events if not seen_by_camera(e)]
-    return Station(CorrectingReferee(), pipeline=pipeline, others=others)
+    return Station(CorrectingReferee(), pipeline=pipeline, others=besides_the_camera(events))
 
 
 def main() -> None:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import bisect
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from referee_station.table.events import Clear, Exchange, PlayCards, Record
+from referee_station.table.events import Clear, DealStart, Exchange, PlayCards, Record
 from referee_station.vision.calibrate import Calibration, camera_moved
 from referee_station.vision.layout import Layout
 from referee_station.vision.motion import ZoneSampler
@@ -113,6 +113,13 @@ def seen_by_camera(record: Record) -> bool:
     to report (``referee_station.vision.tracker``, turned into tributes by the station's director); a log's own are
     replaced by them."""
     return isinstance(record, (PlayCards, Clear, Exchange))
+
+
+def besides_the_camera(events: Sequence[Record]) -> list[Record]:
+    """A simulated match's inputs that reach a camera station from elsewhere, as a real table has them:
+    not the camera's own (:func:`seen_by_camera`), and each deal without the dealt hands, which nobody
+    enters at a table (a referee fed them would settle a misread suit by the hand it could not be in)."""
+    return [replace(e, hands=None) if isinstance(e, DealStart) else e for e in events if not seen_by_camera(e)]
 
 
 class InputMerge:

@@ -5,9 +5,9 @@ The simulated match is turned into video (``referee_station.render.video``: the 
 with the calibration markers), the station calibrates from the markers of the first frame, and the
 table's runner puts every frame through the station orchestrator (``referee_station.station``: zone
 sampling, the card reader when an area changed and settled, the tracker, the tribute cards read as
-tributes). The simulator's own plays, clears, tributes and returns are dropped; its other inputs (deal,
-hands, passes, reports) are merged with what the camera saw in time order, so the referee judges what
-the camera read, misreads included.
+tributes). The simulator's own plays, clears, tributes and returns are dropped; its other inputs (deals,
+without the dealt hands as at a real table, passes, reports) are merged with what the camera saw in time
+order, so the referee judges what the camera read, misreads included.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from referee_station.render.video import VideoRenderer, choreograph
 from referee_station.table.events import Record
 from referee_station.vision.calibrate import from_markers
 from referee_station.vision.layout import Layout
-from referee_station.vision.pipeline import CameraPipeline, ReadFrame, seen_by_camera
+from referee_station.vision.pipeline import CameraPipeline, ReadFrame, besides_the_camera
 from referee_station.vision.topview import top_view
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class CameraTable:
         self._first = next(self._frames)
         self.calibration = from_markers(name, self._first[1], Layout.default())
         self.pipeline = CameraPipeline(self.calibration, read)
-        self.others = [e for e in events if not seen_by_camera(e)]
+        self.others = besides_the_camera(events)
         self._recent: deque[tuple[float, np.ndarray]] = deque(maxlen=max(1, round(KEEP_SECONDS * fps)))
         self.camera_events: list[Record] = []
         """What the camera reported (after the director), for checking the reader against the simulation."""
