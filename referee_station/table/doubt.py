@@ -67,6 +67,11 @@ class Pending:
     event: PlayCards
     readings: tuple[tuple[Card, ...], ...]
 
+    @property
+    def offers_a_choice(self) -> bool:
+        """Whether the play is judged under more than one reading: only then can worlds disagree on it."""
+        return len(self.readings) > 1
+
 
 def candidates(ev: PlayCards, margin: float) -> tuple[Candidate, ...]:
     """The play's close readings, most probable first, the read cards first among equals.
@@ -362,8 +367,9 @@ class Judge:
         readings = close[: max(1, MAX_WORLDS // len(self.worlds))]
         pending = Pending(None, ev, readings)
         out: list[Output] = []
-        if ev.cards not in readings or len(readings) < len(close):  # the read not taken, or readings left
-            out, pending = self._raise(pending)  # unjudged for want of worlds: the referee is told at once
+        # the read not taken, or close readings left unjudged for want of worlds: the referee is told at once
+        if ev.cards not in readings or len(readings) < len(close):
+            out, pending = self._raise(pending)
         per_world: list[list[Output]] = []
         worlds: list[TableReferee] = []
         held: list[list[Output]] = []
@@ -412,14 +418,13 @@ class Judge:
     def _judged(self, per_world: list[list[Output]], dropped: bool) -> list[Output]:
         """What goes out of the worlds' outputs for one event: the common ones; when the readings
         disagreed (a flag held back, a reading dropped), first the flags of the reads pending unflagged
-        that have more than one reading (a read that is its only close legal reading is not what they
-        disagree on: it stays pending, for later sure frames to settle, without asking for a look)."""
+        that offer a choice (a read that is its only reading stays pending for sure frames to settle)."""
         sent = common(per_world)
         flags = [Counter(same(o) for o in outs if isinstance(o, Flag)) for outs in per_world]
         out: list[Output] = []
         if dropped or any(f != flags[0] for f in flags):
             for i, pending in enumerate(self.pending):
-                if pending.flag is None and len(pending.readings) > 1:  # a read with one reading agrees
+                if pending.flag is None and pending.offers_a_choice:
                     raised, self.pending[i] = self._raise(pending)
                     out += raised
         released = list(common(self.held)) if dropped else []  # a copy: the held lists change below
