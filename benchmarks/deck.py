@@ -11,6 +11,7 @@ design it trained on: the level to reach). Last, it reads frames of another desi
 the mismatch check firing. Seats truly occluded or face down are left out of the play figures.
 ``--large-frames S`` has a share S of the frames seen by a 4K camera (a column of their own);
 ``--profile-only`` reads with the registered profile alone (and the same trusted under its need of detail).
+The photos are taken at 4K, as docs/deck.md advises organisers (``--photos-resolution 1920x1080``: at 1080p).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from referee_station.render.drawn import install_drawn_design, registration_phot
 from referee_station.render.drawn_sans import install_sans_design
 from referee_station.render.render import Rendered, render
 from referee_station.render.scene import random_scene
+from referee_station.station.wiring import parse_resolution
 from referee_station.vision.faces import Faces
 from referee_station.vision.geometry import DRAW_ORDER
 from referee_station.vision.reader import CLASSES, CardReader
@@ -184,7 +186,7 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
         profile = DeckProfile.load(args.deck)
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            registration_photos(Path(tmp), design, args.seed)
+            registration_photos(Path(tmp), design, args.seed, parse_resolution(args.photos_resolution))
             profile = register(
                 Path(tmp),
                 design,
@@ -247,6 +249,9 @@ def main() -> None:
     parser.add_argument("--design", choices=sorted(DESIGNS), action="append", help="test design(s); default both")
     parser.add_argument("--deck", type=Path, help="an existing profile of the (one) design (skip registering)")
     parser.add_argument("--save", type=Path, help="keep the profile built here")
+    parser.add_argument(
+        "--photos-resolution", default="3840x2160", help="WxH of the registration photos' camera (default 4K)"
+    )
     parser.add_argument("--faces-only", action="store_true", help="register the faces alone (no torch, seconds)")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for the registration's fine-tuning")
     parser.add_argument("--scenes", type=int, default=300, help="table scenes of the deck registration renders")

@@ -29,6 +29,12 @@ _CORNER_R = 0.3 / CARD_W * CARD_PX[0]
 """Rounded card corners (0.3 cm): left transparent so no cloth is carried into the face."""
 
 
+SHARP_PHOTO_PX_PER_CM = 15.0
+"""Frame px per cm a registration photo must give its card's play area for the cut face to keep an
+index's small marks (a 4K camera gives 16–22, a 1080p one 8–11). Cut from coarser photos, a 4 mm suit
+mark is a blob that the profile learns as the blob, and reads no better at 4K (docs/deck.md)."""
+
+
 class PhotoError(ValueError):
     """The photo does not show exactly one face-up card in a play area."""
 

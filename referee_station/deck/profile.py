@@ -92,6 +92,9 @@ class DeckMeta:
     """cm of each card, from its left edge, that the index crops take (``referee_station.vision.index_width``):
     wider than the generic crop where the deck's suit stands beside its rank; the generic width in
     profiles registered before it was measured."""
+    photos_px_per_cm: float | None = None
+    """The least frame px per cm a registration photo gave its card (``SHARP_PHOTO_PX_PER_CM``: under it the
+    faces blur small marks); None in profiles registered before it was kept."""
     format: int = FORMAT
 
     def __post_init__(self) -> None:
@@ -265,7 +268,7 @@ def _meta(data: bytes, path: Path) -> DeckMeta:
     for name, check in _META_CHECKS.items():
         if name in obj and not check(obj[name]):
             raise ValueError(f"{path}: deck.json field {name!r} is {obj[name]!r}: {_META_WANTED[name]}")
-    floats = (*_SHARES, "seconds", "needs_px_per_cm", "index_width")
+    floats = (*_SHARES, "seconds", "needs_px_per_cm", "index_width", "photos_px_per_cm")
     return DeckMeta(**{name: float(v) if name in floats and v is not None else v for name, v in obj.items()})
 
 
@@ -274,7 +277,7 @@ def _number(value: Any, low: float, high: float) -> bool:
 
 
 _SHARES = ("accuracy", "confidence", "mismatch_below", "peak")
-_META_OPTIONAL = {"format", "mismatch_on", "needs_px_per_cm", "needs_reached", "index_width"}
+_META_OPTIONAL = {"format", "mismatch_on", "needs_px_per_cm", "needs_reached", "index_width", "photos_px_per_cm"}
 """Fields a ``deck.json`` written before them lacks."""
 _META_CHECKS = {
     "design": lambda v: isinstance(v, str) and 0 < len(v) <= 200,
@@ -283,6 +286,7 @@ _META_CHECKS = {
     "seconds": lambda v: _number(v, 0.0, 1e9),
     "mismatch_on": lambda v: v in tuple(MismatchMeasure),
     "needs_px_per_cm": lambda v: v is None or _number(v, 0.1, 1000.0),
+    "photos_px_per_cm": lambda v: v is None or _number(v, 0.1, 1000.0),
     "needs_reached": lambda v: isinstance(v, bool),
     "index_width": lambda v: _number(v, INDEX_CROP[0], MAX_INDEX_WIDTH),
     **{name: (lambda v: _number(v, 0.0, 1.0)) for name in _SHARES},
@@ -294,6 +298,7 @@ _META_WANTED = {
     "seconds": "a number of seconds",
     "mismatch_on": " or ".join(repr(m.value) for m in MismatchMeasure),
     "needs_px_per_cm": "a number of px per cm, or null",
+    "photos_px_per_cm": "a number of px per cm, or null",
     "needs_reached": "true or false",
     "index_width": f"a width in cm, {INDEX_CROP[0]}..{MAX_INDEX_WIDTH}",
     **{name: "a number 0..1" for name in _SHARES},

@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -32,7 +33,7 @@ import numpy as np
 
 from referee_station.deck.crops import CODES, NONE, synth_crops
 from referee_station.deck.detail import DETAIL_FRAMES, DETAIL_LARGE_FRAMES, card_reads, need_from
-from referee_station.deck.photos import cut_face
+from referee_station.deck.photos import SHARP_PHOTO_PX_PER_CM, cut_face
 from referee_station.deck.profile import DeckMeta, DeckProfile, fitted_reader
 from referee_station.deck.rendered import install_faces, jittered_crops, rendered_data
 from referee_station.deck.threshold import calibrate, read_frames
@@ -46,6 +47,7 @@ from referee_station.vision.reader import (
     CardReader,
     classifier_paths,
 )
+from referee_station.vision.strips import detail
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 CALIBRATION_DESIGNS = ("anglo", "tigullio")
@@ -86,7 +88,39 @@ def train_python() -> str:
     )
 
 
-def load_faces(photo_dir: Path) -> dict[str, np.ndarray]:
+@dataclass(frozen=True)
+class CutFaces:
+    """The 54 faces cut from the registration photos, and the detail each photo gave its card: a face is
+    no sharper than the photo it was cut from (``SHARP_PHOTO_PX_PER_CM``)."""
+
+    faces: dict[str, np.ndarray]
+    """BGRA at ``CARD_PX`` by card code (``cut_face``)."""
+    px_per_cm: dict[str, float]
+    """Frame px per cm of the play area each card lay in (``referee_station.vision.strips.detail``)."""
+
+    def coarse(self) -> list[str]:
+        """The cards whose photos are too coarse to keep small marks, coarsest first."""
+        low = [code for code, px in self.px_per_cm.items() if px < SHARP_PHOTO_PX_PER_CM]
+        return sorted(low, key=self.px_per_cm.__getitem__)
+
+    def line(self) -> str:
+        """The registration log's line on the photos' detail."""
+        return f"photos give {min(self.px_per_cm.values()):.1f}–{max(self.px_per_cm.values()):.1f} px/cm"
+
+    def warning(self) -> str | None:
+        """The registration log's warning, naming the coarsest photo and the remedy; None where all are sharp."""
+        coarse = self.coarse()
+        if not coarse:
+            return None
+        return (
+            f"warning: {len(coarse)} photos give under {SHARP_PHOTO_PX_PER_CM:.0f} px/cm ({coarse[0]}: "
+            f"{self.px_per_cm[coarse[0]]:.1f}): their faces blur the index's small marks and the profile cannot "
+            "learn them; take the photos at 4K (register-deck --guided --resolution 3840x2160) or with the "
+            "camera lowered and calibrated for the shoot"
+        )
+
+
+def load_faces(photo_dir: Path) -> CutFaces:
     """Every card's face, cut from ``photo_dir/<code>.jpg`` with ``photo_dir/corners.json``."""
     try:
         corners = np.asarray(json.loads((photo_dir / "corners.json").read_text())["corners"], np.float64).reshape(4, 2)
@@ -96,16 +130,17 @@ def load_faces(photo_dir: Path) -> dict[str, np.ndarray]:
     missing = [c for c in CODES if c not in photos]
     if missing:
         raise RegistrationError(f"{photo_dir}: no photo for {' '.join(missing)}")
-    faces = {}
+    faces, px_per_cm, seat_detail = {}, {}, detail(corners)
     for code in CODES:
         image = cv2.imread(str(photos[code]), cv2.IMREAD_COLOR)
         if image is None:
             raise RegistrationError(f"cannot read {photos[code]}")
         try:
-            faces[code], _ = cut_face(image, corners)
+            faces[code], seat = cut_face(image, corners)
         except ValueError as err:
             raise RegistrationError(f"{photos[code]}: {err}") from err
-    return faces
+        px_per_cm[code] = seat_detail[seat]
+    return CutFaces(faces, px_per_cm)
 
 
 def _mean_confidence(classify, crops: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
@@ -168,12 +203,15 @@ def register(
 ) -> DeckProfile:
     """Build the profile of the deck photographed in ``photo_dir`` (``finetune=False``: its faces alone)."""
     start = time.monotonic()
-    faces = load_faces(photo_dir)
+    cut = load_faces(photo_dir)
+    faces = cut.faces
     kept = strip_faces(faces, CODES)
     bank = Faces.from_faces(CODES, kept)
     if finetune:
         train_python()  # no torch: say so now (after checking the photos), not after minutes of rendering
-    log(f"cut 54 faces: {time.monotonic() - start:.0f} s")
+    log(f"cut 54 faces: {time.monotonic() - start:.0f} s; {cut.line()}")
+    if warning := cut.warning():
+        log(warning)
     # the generic networks read the generic crop; networks fitted to the deck read all of its index
     width = index_width(faces) if finetune else INDEX_CROP[0]
     held, held_labels = synth_crops(faces, max(10, per_card // 5), seed + 1, width=width)
@@ -183,6 +221,7 @@ def register(
         held=held,
         held_labels=held_labels,
         faces=faces,
+        photos_px_per_cm=min(cut.px_per_cm.values()),
         seed=seed,
         start=start,
         log=log,
@@ -234,6 +273,7 @@ def _profile(
     kept: np.ndarray,
     networks: tuple[list[bytes], bytes | None, bytes | None] = ([], None, None),
     *,
+    photos_px_per_cm: float,
     calibration_frames: int,
     detail_frames: int,
 ) -> DeckProfile:
@@ -242,7 +282,8 @@ def _profile(
     of the deck, and the mismatch threshold between those frames and ``calibration_frames`` of each
     other design, all read by ``reader``."""
     accuracy, confidence = _mean_confidence(reader.classify, held, held_labels)
-    own = read_frames(reader, install_faces(faces), detail_frames, seed + 3, "detail", DETAIL_LARGE_FRAMES)
+    cut = install_faces(faces)  # its frames in the held-out looks (``referee_station.deck.detail``)
+    own = read_frames(reader, cut, detail_frames, seed + 3, "detail", DETAIL_LARGE_FRAMES, heldout_look=True)
     need = need_from(card_reads(own))
     log(need.line())
     usual = [read for read in own if read.height <= 1080]  # the other designs are read without 4K frames
@@ -267,6 +308,7 @@ def _profile(
         needs_px_per_cm=round(need.px_per_cm, 2),
         needs_reached=need.reached,
         index_width=reader.index_width,
+        photos_px_per_cm=round(photos_px_per_cm, 2),
     )
     fitted, locator, context = networks
     return DeckProfile(meta, fitted[0] if fitted else None, locator, tuple(fitted[1:]), context, kept)

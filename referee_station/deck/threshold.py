@@ -43,14 +43,17 @@ def measure_of(reader: CardReader) -> MismatchMeasure:
     return MismatchMeasure.CONFIDENCE if reader.faces is None else MismatchMeasure.FACE_MATCH
 
 
-def rendered_frames(design: str, frames: int, seed: int, purpose: str, large_frames: float = 0.0) -> Iterator[Rendered]:
-    """``frames`` random scenes of ``design`` rendered (seeded; ``large_frames`` of them by 4K cameras):
-    what registration reads to measure its reader; ValueError naming ``purpose`` when ``frames`` is under 1."""
+def rendered_frames(
+    design: str, frames: int, seed: int, purpose: str, large_frames: float = 0.0, heldout_look: bool = False
+) -> Iterator[Rendered]:
+    """``frames`` random scenes of ``design`` rendered (seeded; ``large_frames`` of them by 4K cameras; with
+    ``heldout_look`` in the renderer's looks that no network trained on): what registration reads to
+    measure its reader; ValueError naming ``purpose`` when ``frames`` is under 1."""
     if frames < 1:
         raise ValueError(f"{purpose} frames must be at least 1, got {frames}")
     rng = random.Random(seed)
     for _ in range(frames):
-        yield render(random_scene(rng, design, large_frames=large_frames))
+        yield render(random_scene(rng, design, large_frames=large_frames, heldout_look=heldout_look))
 
 
 @dataclass(frozen=True)
@@ -67,12 +70,18 @@ class FrameRead:
 
 
 def read_frames(
-    reader: CardReader, design: str, frames: int, seed: int, purpose: str, large_frames: float = 0.0
+    reader: CardReader,
+    design: str,
+    frames: int,
+    seed: int,
+    purpose: str,
+    large_frames: float = 0.0,
+    heldout_look: bool = False,
 ) -> list[FrameRead]:
     """``rendered_frames`` of ``design`` read by ``reader``."""
     return [
         FrameRead(shot.truth, detail(shot.corners), reader.read(shot.image, shot.corners), shot.image.shape[0])
-        for shot in rendered_frames(design, frames, seed, purpose, large_frames)
+        for shot in rendered_frames(design, frames, seed, purpose, large_frames, heldout_look)
     ]
 
 

@@ -220,16 +220,18 @@ def install_drawn_design(cache_dir: Path = CACHE_DIR) -> str:
     return install_design(DRAWN_DESIGN, {card.code: draw_face(card.code) for card in DECK}, draw_back(), cache_dir)
 
 
-def registration_photos(out_dir: Path, design: str, seed: int = 0) -> None:
+def registration_photos(out_dir: Path, design: str, seed: int = 0, size: tuple[int, int] = (1920, 1080)) -> None:
     """Render what an organiser's registration shoot gives: 54 photos ``<code>.jpg`` from one calibrated
-    camera, each card alone, face up, in a random seat's play area, plus the calibration ``corners.json``."""
+    camera of frame ``size``, each card alone, face up, in a random seat's play area, plus the calibration
+    ``corners.json``."""
     rng = random.Random(seed)
     camera = Camera(
         height=rng.uniform(100, 140),
         tilt=rng.uniform(0, 10),
         tilt_dir=rng.uniform(0, 360),
         roll=rng.gauss(0, 5),
-        span_px=rng.uniform(850, 1000),
+        size=size,
+        span_px=rng.uniform(850, 1000) * size[1] / 1080,
     )
     out_dir.mkdir(parents=True, exist_ok=True)
     corners = None

@@ -101,3 +101,11 @@ def test_register_deck_guided_writes_nothing_when_the_frames_end_early(qtbot, re
     assert main(["register-deck", *args]) == 2
     assert "stopped after 1 of 54 cards; nothing written" in capsys.readouterr().err
     assert not photos.exists() and not (tmp_path / "deck.zip").exists()
+
+
+def test_register_deck_guided_names_a_bad_resolution(tmp_path, capsys):
+    args = [str(tmp_path / "photos"), "-o", str(tmp_path / "deck.zip"), "--guided", "--camera", "0"]
+    args += ["--corners", "410,990;1500,990;1460,90;450,90", "--resolution", "4k"]
+    assert main(["register-deck", *args]) == 2
+    assert "--resolution must be WIDTHxHEIGHT, e.g. 1920x1080, got '4k'" in capsys.readouterr().err
+    assert not (tmp_path / "photos").exists()

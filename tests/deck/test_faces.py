@@ -15,6 +15,7 @@ import pytest
 from referee_station.deck.crops import CODES
 from referee_station.deck.guided import ORDER, GuidedRegistration
 from referee_station.deck.mismatch import DeckCheck, DeckVerdict, MismatchMeasure
+from referee_station.deck.photos import SHARP_PHOTO_PX_PER_CM
 from referee_station.deck.profile import FACES_FILE, DeckProfile, fitted_reader, reader_for
 from referee_station.deck.register import DECK_PEAK, load_faces, register
 from referee_station.render.artwork import CARD_PX
@@ -46,10 +47,26 @@ def photos(tmp_path_factory, drawn_design):
 
 
 @pytest.fixture(scope="module")
-def profile(photos, drawn_design, models) -> DeckProfile:
-    """The drawn design registered from its faces alone: no torch, no fine-tuning (one calibration frame
-    per design to keep the test short)."""
-    return register(photos, drawn_design, finetune=False, per_card=10, calibration_frames=1, detail_frames=4)
+def photos_4k(tmp_path_factory, drawn_design):
+    folder = tmp_path_factory.mktemp("photos_4k")
+    registration_photos(folder, drawn_design, seed=3, size=(3840, 2160))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def registration(photos, drawn_design, models) -> tuple[DeckProfile, list[str]]:
+    """The drawn design registered from its faces alone, and the registration's log: no torch, no
+    fine-tuning (one calibration frame per design to keep the test short)."""
+    log: list[str] = []
+    profile = register(
+        photos, drawn_design, finetune=False, per_card=10, calibration_frames=1, detail_frames=4, log=log.append
+    )
+    return profile, log
+
+
+@pytest.fixture(scope="module")
+def profile(registration) -> DeckProfile:
+    return registration[0]
 
 
 def trusted(profile: DeckProfile) -> DeckProfile:
@@ -78,6 +95,30 @@ def test_registration_keeps_the_54_faces_in_deck_order(profile, tmp_path):
     assert profile.meta.needs_reached is False or 4 < profile.meta.needs_px_per_cm < 12
 
 
+def _index_ncc(faces: np.ndarray, artwork: np.ndarray) -> float:
+    """Mean NCC over the 54 cards of each face's index (the top 2 × 1.5 cm) with its artwork's."""
+    corner = np.s_[: FACE_SIZE[1] * 2 // 9, : FACE_SIZE[0] // 4]
+    return float(np.mean([_ncc(face[corner], art[corner]) for face, art in zip(faces, artwork, strict=True)]))
+
+
+def test_photos_at_4k_keep_the_index_marks_that_1080p_photos_blur(registration, photos, photos_4k):
+    """A face is no sharper than its photo: registration measures each photo's detail, keeps the least in
+    the profile and, under ``SHARP_PHOTO_PX_PER_CM``, warns and names the remedy (a 4K shoot)."""
+    coarse, sharp = load_faces(photos), load_faces(photos_4k)
+    assert max(coarse.px_per_cm.values()) < SHARP_PHOTO_PX_PER_CM <= min(sharp.px_per_cm.values())
+    assert len(coarse.coarse()) == 54 and sharp.coarse() == []
+    assert sharp.warning() is None
+    artwork = strip_faces({code: draw_face(code) for code in CODES}, CODES)
+    blurred = _index_ncc(strip_faces(coarse.faces, CODES), artwork)
+    kept = _index_ncc(strip_faces(sharp.faces, CODES), artwork)
+    assert kept > blurred + 0.05, (kept, blurred)  # measured 0.86 and 0.77
+
+    profile, log = registration  # registered from the 1080p photos
+    assert profile.meta.photos_px_per_cm == round(min(coarse.px_per_cm.values()), 2)
+    warning = next(line for line in log if line.startswith("warning: 54 photos"))
+    assert f"under {SHARP_PHOTO_PX_PER_CM:.0f} px/cm" in warning and "--resolution 3840x2160" in warning
+
+
 def test_guided_capture_gives_the_same_faces(photos, tmp_path):
     """The live capture saves what it took; registering from that folder keeps the same faces."""
     corners = np.asarray(json.loads((photos / "corners.json").read_text())["corners"])
@@ -88,8 +129,8 @@ def test_guided_capture_gives_the_same_faces(photos, tmp_path):
         assert [guided.feed(frame).state for _ in range(2)] == ["settling", "captured"]
         guided.feed(empty)
     guided.save(tmp_path / "guided")
-    live = strip_faces(load_faces(tmp_path / "guided"), CODES)
-    shot = strip_faces(load_faces(photos), CODES)
+    live = strip_faces(load_faces(tmp_path / "guided").faces, CODES)
+    shot = strip_faces(load_faces(photos).faces, CODES)
     assert live.shape == shot.shape
     assert np.abs(live.astype(int) - shot.astype(int)).mean() < 3  # the same faces, re-encoded once more
 

@@ -67,6 +67,8 @@ def test_a_zip_bomb_is_refused_by_its_header(tmp_path: Path) -> None:
         ({"deck.json": meta_json(peak=float("nan")), "classifier.onnx": stub("c")}, "field 'peak'"),
         ({"deck.json": meta_json(held_back_crops=True), "classifier.onnx": stub("c")}, "'held_back_crops'"),
         ({"deck.json": meta_json(design=["a"]), "classifier.onnx": stub("c")}, "'design'"),
+        ({"deck.json": meta_json(photos_px_per_cm=-3), "classifier.onnx": stub("c")},
+         "field 'photos_px_per_cm' is -3: a number of px per cm, or null"),
         ({"deck.json": "[" * 50_000, "classifier.onnx": stub("c")}, "deck.json is not JSON"),
         ({"deck.json": " " * 70_000, "classifier.onnx": stub("c")}, "deck.json unpacks to 70000 bytes"),
         ({"deck.json": b"\xff\xfe", "classifier.onnx": stub("c")}, "deck.json is not JSON"),
