@@ -186,7 +186,7 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
         profile = DeckProfile.load(args.deck)
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            registration_photos(Path(tmp), design, args.seed, parse_resolution(args.photos_resolution))
+            registration_photos(Path(tmp), design, args.seed, args.photos_resolution)
             profile = register(
                 Path(tmp),
                 design,
@@ -250,7 +250,10 @@ def main() -> None:
     parser.add_argument("--deck", type=Path, help="an existing profile of the (one) design (skip registering)")
     parser.add_argument("--save", type=Path, help="keep the profile built here")
     parser.add_argument(
-        "--photos-resolution", default="3840x2160", help="WxH of the registration photos' camera (default 4K)"
+        "--photos-resolution",
+        type=parse_resolution,
+        default=(3840, 2160),
+        help="WxH of the registration photos' camera (default 4K)",
     )
     parser.add_argument("--faces-only", action="store_true", help="register the faces alone (no torch, seconds)")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for the registration's fine-tuning")

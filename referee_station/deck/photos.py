@@ -9,6 +9,8 @@ artwork's size, so the crop synthesis treats it like any design's face.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -90,3 +92,35 @@ def cut_face(photo: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, str]:
     for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
         cv2.circle(alpha, (cx, cy), r, 255, -1, cv2.LINE_AA)
     return np.dstack([face, alpha]), seat
+
+
+@dataclass(frozen=True)
+class CutFaces:
+    """The 54 faces cut from the registration photos, and the detail each photo gave its card: a face is
+    no sharper than the photo it was cut from (``SHARP_PHOTO_PX_PER_CM``)."""
+
+    faces: dict[str, np.ndarray]
+    """BGRA at ``CARD_PX`` by card code (``cut_face``)."""
+    px_per_cm: dict[str, float]
+    """Frame px per cm of the play area each card lay in (``referee_station.vision.strips.detail``)."""
+
+    def coarse(self) -> list[str]:
+        """The cards whose photos are too coarse to keep small marks, coarsest first."""
+        low = [code for code, px in self.px_per_cm.items() if px < SHARP_PHOTO_PX_PER_CM]
+        return sorted(low, key=self.px_per_cm.__getitem__)
+
+    def line(self) -> str:
+        """The registration log's line on the photos' detail."""
+        return f"photos give {min(self.px_per_cm.values()):.1f}–{max(self.px_per_cm.values()):.1f} px/cm"
+
+    def warning(self) -> str | None:
+        """The registration log's warning, naming the coarsest photo and the remedy; None where all are sharp."""
+        coarse = self.coarse()
+        if not coarse:
+            return None
+        return (
+            f"warning: {len(coarse)} photos give under {SHARP_PHOTO_PX_PER_CM:.0f} px/cm ({coarse[0]}: "
+            f"{self.px_per_cm[coarse[0]]:.1f}): their faces blur the index's small marks and the profile cannot "
+            "learn them; take the photos at 4K (register-deck --guided --resolution 3840x2160, with --corners "
+            "found at that size) or with the camera lowered and calibrated for the shoot"
+        )

@@ -24,7 +24,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -33,7 +32,7 @@ import numpy as np
 
 from referee_station.deck.crops import CODES, NONE, synth_crops
 from referee_station.deck.detail import DETAIL_FRAMES, DETAIL_LARGE_FRAMES, card_reads, need_from
-from referee_station.deck.photos import SHARP_PHOTO_PX_PER_CM, cut_face
+from referee_station.deck.photos import CutFaces, cut_face
 from referee_station.deck.profile import DeckMeta, DeckProfile, fitted_reader
 from referee_station.deck.rendered import install_faces, jittered_crops, rendered_data
 from referee_station.deck.threshold import calibrate, read_frames
@@ -52,6 +51,10 @@ from referee_station.vision.strips import detail
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 CALIBRATION_DESIGNS = ("anglo", "tigullio")
 """Other designs whose frames tell what a mismatched table's confidence looks like."""
+HELDOUT_LOOKS = True
+"""Registration measures its reader on frames in the renderer's held-out looks, which no network was
+fitted on: in the training looks a profile reads renders of its own cut faces better than a table's
+cards (``referee_station.deck.detail``)."""
 REPO = Path(__file__).resolve().parents[2]
 DECK_PEAK = 0.15
 """The locator's peak threshold with a profile (the generic reader's is 0.35). The locator learned the
@@ -88,40 +91,9 @@ def train_python() -> str:
     )
 
 
-@dataclass(frozen=True)
-class CutFaces:
-    """The 54 faces cut from the registration photos, and the detail each photo gave its card: a face is
-    no sharper than the photo it was cut from (``SHARP_PHOTO_PX_PER_CM``)."""
-
-    faces: dict[str, np.ndarray]
-    """BGRA at ``CARD_PX`` by card code (``cut_face``)."""
-    px_per_cm: dict[str, float]
-    """Frame px per cm of the play area each card lay in (``referee_station.vision.strips.detail``)."""
-
-    def coarse(self) -> list[str]:
-        """The cards whose photos are too coarse to keep small marks, coarsest first."""
-        low = [code for code, px in self.px_per_cm.items() if px < SHARP_PHOTO_PX_PER_CM]
-        return sorted(low, key=self.px_per_cm.__getitem__)
-
-    def line(self) -> str:
-        """The registration log's line on the photos' detail."""
-        return f"photos give {min(self.px_per_cm.values()):.1f}–{max(self.px_per_cm.values()):.1f} px/cm"
-
-    def warning(self) -> str | None:
-        """The registration log's warning, naming the coarsest photo and the remedy; None where all are sharp."""
-        coarse = self.coarse()
-        if not coarse:
-            return None
-        return (
-            f"warning: {len(coarse)} photos give under {SHARP_PHOTO_PX_PER_CM:.0f} px/cm ({coarse[0]}: "
-            f"{self.px_per_cm[coarse[0]]:.1f}): their faces blur the index's small marks and the profile cannot "
-            "learn them; take the photos at 4K (register-deck --guided --resolution 3840x2160) or with the "
-            "camera lowered and calibrated for the shoot"
-        )
-
-
 def load_faces(photo_dir: Path) -> CutFaces:
-    """Every card's face, cut from ``photo_dir/<code>.jpg`` with ``photo_dir/corners.json``."""
+    """Every card's face, cut from ``photo_dir/<code>.jpg`` with ``photo_dir/corners.json``, and the
+    detail its photo gave it."""
     try:
         corners = np.asarray(json.loads((photo_dir / "corners.json").read_text())["corners"], np.float64).reshape(4, 2)
     except (OSError, KeyError, ValueError) as err:
@@ -280,14 +252,18 @@ def _profile(
     """The profile of ``reader`` (fitted ``networks`` or none, and the ``kept`` faces): the held-back
     crops' accuracy of its classifiers; the detail the deck needs, from ``detail_frames`` rendered frames
     of the deck, and the mismatch threshold between those frames and ``calibration_frames`` of each
-    other design, all read by ``reader``."""
+    other design, all read by ``reader`` and rendered in ``HELDOUT_LOOKS``."""
     accuracy, confidence = _mean_confidence(reader.classify, held, held_labels)
-    cut = install_faces(faces)  # its frames in the held-out looks (``referee_station.deck.detail``)
-    own = read_frames(reader, cut, detail_frames, seed + 3, "detail", DETAIL_LARGE_FRAMES, heldout_look=True)
+    own_design = install_faces(faces)
+    own = read_frames(
+        reader, own_design, detail_frames, seed + 3, "detail", DETAIL_LARGE_FRAMES, heldout_look=HELDOUT_LOOKS
+    )
     need = need_from(card_reads(own))
     log(need.line())
     usual = [read for read in own if read.height <= 1080]  # the other designs are read without 4K frames
-    calibration = calibrate(reader, usual or own, CALIBRATION_DESIGNS, calibration_frames, seed + 2)
+    calibration = calibrate(
+        reader, usual or own, CALIBRATION_DESIGNS, calibration_frames, seed + 2, heldout_look=HELDOUT_LOOKS
+    )
     mismatch_below = calibration.mismatch_below
     seconds = time.monotonic() - start
     log(f"held-back accuracy {accuracy:.2%}, crop confidence {confidence:.2f}")

@@ -44,7 +44,7 @@ def measure_of(reader: CardReader) -> MismatchMeasure:
 
 
 def rendered_frames(
-    design: str, frames: int, seed: int, purpose: str, large_frames: float = 0.0, heldout_look: bool = False
+    design: str, frames: int, seed: int, purpose: str, large_frames: float = 0.0, *, heldout_look: bool = False
 ) -> Iterator[Rendered]:
     """``frames`` random scenes of ``design`` rendered (seeded; ``large_frames`` of them by 4K cameras; with
     ``heldout_look`` in the renderer's looks that no network trained on): what registration reads to
@@ -76,12 +76,13 @@ def read_frames(
     seed: int,
     purpose: str,
     large_frames: float = 0.0,
+    *,
     heldout_look: bool = False,
 ) -> list[FrameRead]:
     """``rendered_frames`` of ``design`` read by ``reader``."""
     return [
         FrameRead(shot.truth, detail(shot.corners), reader.read(shot.image, shot.corners), shot.image.shape[0])
-        for shot in rendered_frames(design, frames, seed, purpose, large_frames, heldout_look)
+        for shot in rendered_frames(design, frames, seed, purpose, large_frames, heldout_look=heldout_look)
     ]
 
 
@@ -94,15 +95,24 @@ def mean_evidence(reads: list[FrameRead], measure: MismatchMeasure, design: str)
 
 
 def calibrate(
-    reader: CardReader, own: list[FrameRead], others: tuple[str, ...], frames: int = 10, seed: int = 0
+    reader: CardReader,
+    own: list[FrameRead],
+    others: tuple[str, ...],
+    frames: int = 10,
+    seed: int = 0,
+    *,
+    heldout_look: bool = False,
 ) -> Calibration:
     """The mean evidence of the deck's own frames read by ``reader`` (``own``) and the highest of
-    ``frames`` rendered frames of each of ``others`` (designs whose artwork is missing are left out)."""
+    ``frames`` rendered frames of each of ``others`` (designs whose artwork is missing are left out),
+    those rendered in the looks ``own`` was (``heldout_look``), so that both sides of the threshold are
+    measured in the same light."""
     measure = measure_of(reader)
     other = []
     for name in others:
         try:
-            other.append(mean_evidence(read_frames(reader, name, frames, seed, "calibration"), measure, name))
+            reads = read_frames(reader, name, frames, seed, "calibration", heldout_look=heldout_look)
+            other.append(mean_evidence(reads, measure, name))
         except FileNotFoundError:  # artwork not installed
             continue
     return Calibration(mean_evidence(own, measure, "the deck"), max(other) if other else None, measure)

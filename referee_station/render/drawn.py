@@ -231,7 +231,7 @@ def registration_photos(out_dir: Path, design: str, seed: int = 0, size: tuple[i
         tilt_dir=rng.uniform(0, 360),
         roll=rng.gauss(0, 5),
         size=size,
-        span_px=rng.uniform(850, 1000) * size[1] / 1080,
+        span_px=rng.uniform(850, 1000) * (size[1] / 1080),  # 1080p: the very draws of before
     )
     out_dir.mkdir(parents=True, exist_ok=True)
     corners = None

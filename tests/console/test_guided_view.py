@@ -109,3 +109,21 @@ def test_register_deck_guided_names_a_bad_resolution(tmp_path, capsys):
     assert main(["register-deck", *args]) == 2
     assert "--resolution must be WIDTHxHEIGHT, e.g. 1920x1080, got '4k'" in capsys.readouterr().err
     assert not (tmp_path / "photos").exists()
+
+
+def test_register_deck_guided_asks_the_camera_for_the_resolution(tmp_path, capsys, monkeypatch):
+    """A face is no sharper than its photo: ``--resolution 3840x2160`` is what the camera is asked for."""
+    from referee_station.vision import capture
+
+    asked = []
+
+    def no_camera(*args, resolution=None, **kwargs):
+        asked.append(resolution)
+        raise capture.CaptureError("no camera 0 here")
+
+    monkeypatch.setattr(capture, "open_source", no_camera)
+    args = [str(tmp_path / "photos"), "-o", str(tmp_path / "deck.zip"), "--guided", "--camera", "0"]
+    args += ["--corners", "820,1980;3000,1980;2920,180;900,180", "--resolution", "3840x2160"]
+    assert main(["register-deck", *args]) == 2
+    assert asked == [(3840, 2160)]
+    assert "no camera 0 here" in capsys.readouterr().err

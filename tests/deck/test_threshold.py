@@ -26,3 +26,25 @@ def test_without_another_design_the_threshold_falls_back_to_a_margin():
 def test_calibration_needs_frames(models):
     with pytest.raises(ValueError, match="at least 1, got 0"):
         read_frames(reader_for(None), "anglo", 0, 0, "calibration")
+
+
+@pytest.mark.parametrize("heldout", [True, False])
+def test_both_sides_of_the_threshold_are_read_in_the_same_looks(models, drawn_design, monkeypatch, heldout):
+    """Registration reads its deck's frames in the held-out looks (``HELDOUT_LOOKS``, where a profile reads
+    its own cut faces no better than cards); the other designs' frames must be in the same looks, or the
+    threshold would sit between two lights instead of two decks."""
+    from referee_station.deck import threshold
+
+    backgrounds: list[str] = []
+
+    def spy(*args, **kwargs):
+        scene = random_scene(*args, **kwargs)
+        backgrounds.append(scene.look.background)
+        return scene
+
+    random_scene = threshold.random_scene
+    monkeypatch.setattr(threshold, "random_scene", spy)
+    reader = reader_for(None)
+    own = read_frames(reader, "anglo", 1, 4, "detail", heldout_look=heldout)
+    calibrate(reader, own, (drawn_design,), frames=1, seed=5, heldout_look=heldout)
+    assert backgrounds == ["planks" if heldout else "blobs"] * 2  # the renderer's held-out or training looks
