@@ -59,16 +59,17 @@ class DealDirector:
         return None
 
     def convert(self, event: Record, state: TableState) -> Record:
-        """A one-card play that is a tribute or a return owed now becomes that event."""
+        """A one-card play that is a tribute or a return owed now becomes that event, with the read's doubt
+        (its confidence and alternatives: a doubtful tribute is judged under its close readings)."""
         deal = state.deal
         if type(event) is not PlayCards or deal is None or len(event.cards) != 1:
             return event
         clock = deal.clocks.get(event.seat)
         owed = None if clock is None else clock.action
         if deal.phase is Phase.TRIBUTE and owed == "tribute" and event.seat not in deal.tributes:
-            return Tribute(event.t, event.seat, event.cards[0])
+            return Tribute(event.t, event.seat, event.cards[0], event.confidence, event.alternatives)
         if deal.phase is Phase.RETURN and owed == "return" and event.seat not in deal.returns:
-            return Return(event.t, event.seat, event.cards[0])
+            return Return(event.t, event.seat, event.cards[0], event.confidence, event.alternatives)
         return event
 
 

@@ -127,11 +127,7 @@ class CorrectingReferee:
                 target = _target(out, event)
                 assert target is not None
                 i = next(i for i in range(len(out) - 1, -1, -1) if out[i] is target)
-                out[i] = (
-                    as_sure(target, event.cards)
-                    if isinstance(target, PlayCards)
-                    else replace(target, card=event.cards[0])
-                )
+                out[i] = as_sure(target, event.cards)
             elif isinstance(event, Reverse) and position not in self.refused:
                 ruling = _ruling_of(out, event.flag)
                 assert ruling is not None

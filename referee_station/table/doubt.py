@@ -31,7 +31,17 @@ from referee_station.rules import Card, RulesError, classify, follow_reading, pa
 from referee_station.rules.cards import COPIES
 from referee_station.table import details as D
 from referee_station.table.config import RulesConfig
-from referee_station.table.events import Countdown, DealStart, Flag, Output, PlayCards, Record, Tick, Tribute
+from referee_station.table.events import (
+    Countdown,
+    DealStart,
+    Exchange,
+    Flag,
+    Output,
+    PlayCards,
+    Record,
+    Tick,
+    Tribute,
+)
 from referee_station.table.offences import VOIDING
 from referee_station.table.referee import TableReferee
 
@@ -64,7 +74,7 @@ class Pending:
     worlds), else when the readings first disagree (never, for a read that is its only reading)."""
 
     flag: int | None
-    event: PlayCards
+    event: PlayCards | Exchange
     readings: tuple[tuple[Card, ...], ...]
 
     @property
@@ -73,7 +83,7 @@ class Pending:
         return len(self.readings) > 1
 
 
-def candidates(ev: PlayCards, margin: float) -> tuple[Candidate, ...]:
+def candidates(ev: PlayCards | Exchange, margin: float) -> tuple[Candidate, ...]:
     """The play's close readings, most probable first, the read cards first among equals.
 
     Without ``alternatives`` (a tracker that sends only ``confidence``) the read is the only reading
@@ -106,8 +116,11 @@ def _distinct(readings: list[Candidate]) -> list[Candidate]:
     return out
 
 
-def as_sure(ev: PlayCards, cards: tuple[Card, ...]) -> PlayCards:
-    """The play read as ``cards`` for certain: what a world is fed, and what a settled play becomes."""
+def as_sure(ev: PlayCards | Exchange, cards: tuple[Card, ...]) -> PlayCards | Exchange:
+    """The play (or tribute, or return: one card) read as ``cards`` for certain: what a world is fed, and
+    what a settled read becomes."""
+    if isinstance(ev, Exchange):
+        return replace(ev, card=cards[0], confidence=None, alternatives=None)
     return replace(ev, cards=cards, confidence=None, alternatives=None)
 
 
@@ -125,7 +138,7 @@ def _legal(world: TableReferee, cards: tuple[Card, ...]) -> bool:
     return not deal.readings or follow_reading(plays, deal.readings, deal.level) is not None
 
 
-def _fits(world: TableReferee, ev: PlayCards, cards: tuple[Card, ...]) -> bool:
+def _fits(world: TableReferee, ev: PlayCards | Exchange, cards: tuple[Card, ...]) -> bool:
     """The ledger: no third copy of a card seen this deal, and in the seat's hand when it is known."""
     deal = world.deal
     if deal is None:
@@ -165,6 +178,18 @@ def weigh(world: TableReferee, ev: PlayCards, config: RulesConfig) -> tuple[tupl
         return None if chosen == (ev.cards,) else chosen
     read = () if ev.cards in chosen else (ev.cards,)  # below confidence the read itself may be what was laid
     return (*chosen, *read) if ev.alternatives is not None else (*chosen, *read, UNREAD)
+
+
+def weigh_exchange(world: TableReferee, ev: Exchange, config: RulesConfig) -> tuple[tuple[Card, ...], ...] | None:
+    """The readings a tribute or return read below ``min_confidence`` is to be judged under (its close
+    readings that are no third copy, the read first), so that a wrong tribute or return (R-TRIB-4) is
+    proposed only where every close reading would be one; None when it is judged as read (read for sure,
+    or with no other reading)."""
+    if ev.confidence is None or ev.confidence >= config.min_confidence or ev.alternatives is None:
+        return None
+    close = [c.cards for c in candidates(ev, config.read_margin)]
+    chosen = tuple([cards for cards in close if _fits(world, ev, cards)] or close)
+    return chosen if len(chosen) > 1 else None
 
 
 def _lying(world: TableReferee, seat: str) -> tuple[Card, ...] | None:
@@ -318,6 +343,8 @@ class Judge:
             readings = weigh(self.main, event, self.main.config)
             if readings is not None:
                 return self._hold(event, readings)
+        if isinstance(event, Exchange) and (readings := weigh_exchange(self.main, event, self.main.config)):
+            return self._hold(event, readings)
         per_world = [self._lay(world, event) for world in self.worlds]
         exchange = isinstance(event, Tribute)  # a return too: one a world did not expect is void there
         out = self._judged(*self._drop_void(per_world, voiding=VOIDED | {"strange_event"} if exchange else VOIDED))
@@ -363,7 +390,7 @@ class Judge:
         """An anomaly raised in every world (so its number and its ruling are known in each)."""
         return common([world.note(t, offence, seat, detail, cards) for world in self.worlds])
 
-    def _hold(self, ev: PlayCards, close: tuple[tuple[Card, ...], ...]) -> list[Output]:
+    def _hold(self, ev: PlayCards | Exchange, close: tuple[tuple[Card, ...], ...]) -> list[Output]:
         readings = close[: max(1, MAX_WORLDS // len(self.worlds))]
         pending = Pending(None, ev, readings)
         out: list[Output] = []

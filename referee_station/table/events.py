@@ -344,14 +344,31 @@ class DealStart(Record):
 @dataclass(frozen=True)
 class Exchange(Record):
     """One card handed over in the tribute exchange: the shared shape of ``tribute`` and ``return``
-    (neither is the other: ask for :class:`Exchange` to mean both)."""
+    (neither is the other: ask for :class:`Exchange` to mean both). Read by the camera, it carries the
+    read's ``confidence`` and ``alternatives`` as a one-card play does (``PlayCards``), so that a doubtful
+    tribute is judged under its close readings rather than penalised as read."""
 
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"confidence", "alternatives"})
     seat: Seat = Seat.E
     card: Card = Card.ALL[0]
+    confidence: float | None = None
+    alternatives: tuple[tuple[tuple[Card, float], ...], ...] | None = None
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The card as a play's cards: what a doubtful read is judged and settled as."""
+        return (self.card,)
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Exchange:
-        return cls(_time(obj, cls.TYPE), _seat(obj, cls.TYPE), _card(_need(obj, "card", cls.TYPE), cls.TYPE, "card"))
+        kind = cls.TYPE
+        return cls(
+            _time(obj, kind),
+            _seat(obj, kind),
+            _card(_need(obj, "card", kind), kind, "card"),
+            _confidence(obj.get("confidence"), kind),
+            _alternatives(obj.get("alternatives"), 1, kind),
+        )
 
 
 @dataclass(frozen=True)
@@ -395,43 +412,46 @@ class PlayCards(Record):
         declared = obj.get("as")
         if declared is not None and (not isinstance(declared, Mapping) or "kind" not in declared):
             raise EventError(f"play: field 'as' must be an object with 'kind' (and 'key'), got {_shown(declared)}")
-        confidence = obj.get("confidence")
-        if confidence is not None and (
-            isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0.0 <= confidence <= 1.0
-        ):
-            raise EventError(f"play: field 'confidence' must be a number 0..1, got {_shown(confidence)}")
         return cls(
             _time(obj, kind),
             _seat(obj, kind),
             cards,
             dict(declared) if declared else None,
-            None if confidence is None else float(confidence),
-            _alternatives(obj.get("alternatives"), len(cards)),
+            _confidence(obj.get("confidence"), kind),
+            _alternatives(obj.get("alternatives"), len(cards), kind),
         )
 
 
-def _alternatives(value: Any, count: int) -> tuple[tuple[tuple[Card, float], ...], ...] | None:
-    """A play's ``alternatives``: one non-empty list of ``[code, probability]`` per card laid."""
-    kind = PlayCards.TYPE
+def _confidence(value: Any, kind: str) -> float | None:
+    """A read's ``confidence``: a number 0..1, or absent (read for sure)."""
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0
+    ):
+        raise EventError(f"{kind}: field 'confidence' must be a number 0..1, got {_shown(value)}")
+    return None if value is None else float(value)
+
+
+def _alternatives(value: Any, count: int, kind: str) -> tuple[tuple[tuple[Card, float], ...], ...] | None:
+    """A read's ``alternatives``: one non-empty list of ``[code, probability]`` per card laid."""
     if value is None:
         return None
     if not isinstance(value, list) or len(value) != count:
         raise EventError(
-            f"play: field 'alternatives' must be a list of {count} lists (one per card), got {_shown(value)}"
+            f"{kind}: field 'alternatives' must be a list of {count} lists (one per card), got {_shown(value)}"
         )
     out: list[tuple[tuple[Card, float], ...]] = []
     for i, card in enumerate(value):
         if not isinstance(card, list) or not card:
             raise EventError(
-                f"play: alternatives[{i}] must be a non-empty list of [code, probability], got {_shown(card)}"
+                f"{kind}: alternatives[{i}] must be a non-empty list of [code, probability], got {_shown(card)}"
             )
         pairs: list[tuple[Card, float]] = []
         for pair in card:
             if not isinstance(pair, list) or len(pair) != 2:
-                raise EventError(f"play: alternatives[{i}] holds {_shown(pair)}, not [code, probability]")
+                raise EventError(f"{kind}: alternatives[{i}] holds {_shown(pair)}, not [code, probability]")
             p = pair[1]
             if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 <= p <= 1.0:
-                raise EventError(f"play: alternatives[{i}] probability must be a number 0..1, got {_shown(p)}")
+                raise EventError(f"{kind}: alternatives[{i}] probability must be a number 0..1, got {_shown(p)}")
             pairs.append((_card(pair[0], kind, f"alternatives[{i}]"), float(p)))
         out.append(tuple(pairs))
     return tuple(out)

@@ -56,6 +56,9 @@ def test_a_one_card_play_owed_as_tribute_or_return_becomes_one():
     assert director.convert(PlayCards(1.0, "E", ("5d",)), state).TYPE == "play"  # E owes nothing
     deal = replace(base.deal, phase=Phase.RETURN, clocks={"E": ClockView("return", 62.0)}, tributes={"S": "5d"})
     assert director.convert(PlayCards(2.0, "E", ("2s",)), replace(base, deal=deal)) == Return(2.0, "E", "2s")
+    doubtful = PlayCards(2.0, "E", ("2c",), confidence=0.48, alternatives=((("2c", 0.48), ("2s", 0.47)),))
+    returned = director.convert(doubtful, replace(base, deal=deal))  # the read's doubt goes with it
+    assert returned == Return(2.0, "E", "2c", 0.48, ((("2c", 0.48), ("2s", 0.47)),))
 
 
 def test_without_seat_units_a_later_seat_playing_means_the_seats_between_passed():

@@ -319,3 +319,39 @@ def test_r_pat_a_misread_whose_close_reading_is_legal_may_still_be_the_wrong_pla
     out = t.play("E", "Ks Kh")
     assert t.flags(out) == [("E", "illegal_pattern", "infraction")]
     assert t.state().deal.last.cards == ("Ks", "Kh") and t.state().deal.to_act == "N"
+
+
+def _tribute_with_hands(fixed: dict[str, list[str]]) -> Table:
+    """Deal 2 after East-West's sweep (level 5, N and S pay), the hands known (checked as paid)."""
+    from tests.table.helpers import east_west_sweep
+    from tests.table.test_tribute import low_hands
+
+    t = Table(correcting=True, auto_confirm=False)
+    t.deal("E")
+    east_west_sweep(t)
+    t.feed({"type": "deal", "hands": low_hands(fixed)})
+    assert t.state().deal.phase == "tribute" and t.state().deal.level == "5"
+    return t
+
+
+def test_r_trib_4_a_doubtful_tribute_whose_close_reading_is_right_is_asked_about_not_penalised() -> None:
+    """The live benchmark's return read 2♣ where 2♠ was given (sans deck, 4K, seed 4): a tribute or return
+    read below confidence is judged under its close readings like a play. N holds 5♥ and 5♦ (level 5)
+    and no joker: 5♦ is a right tribute, 5♥ never is (R-TRIB-1/4). Read 5♥ at 0.48, 5♦ at 0.47: a look,
+    not a penalty; settled as the heart, the wrong tribute comes back."""
+    t = _tribute_with_hands({"N": ["5h", "5d"]})
+    read = {"type": "tribute", "seat": "N", "card": "5h"}
+    out = t.feed(read | doubtful("5h", [["5h", 0.48], ["5d", 0.47]], confidence=0.48))
+    assert t.flags(out) == [("N", "uncertain_read", "anomaly")] and "5h | 5d" in out[0]["detail"]
+    assert t.state().pending[0].readings == (("5h",), ("5d",))
+    out = t.feed({"type": "settle", "at": out[0]["t"], "seat": "N", "cards": ["5h"], "reason": "the video"})
+    assert ("N", "wrong_tribute", "warning") in t.flags(out)
+
+
+def test_r_trib_4_a_wrong_tribute_read_for_sure_or_with_no_right_reading_is_still_flagged() -> None:
+    t = _tribute_with_hands({"N": ["5h", "5d"]})
+    out = t.feed({"type": "tribute", "seat": "N", "card": "5h"})
+    assert t.flags(out) == [("N", "wrong_tribute", "warning")]
+    t = _tribute_with_hands({"N": ["5h", "5d"]})
+    out = t.feed({"type": "tribute", "seat": "N", "card": "5h"} | doubtful("5h", [["5h", 0.48]], confidence=0.48))
+    assert t.flags(out) == [("N", "wrong_tribute", "warning")]  # no other reading: judged as read
