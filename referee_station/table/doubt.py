@@ -189,7 +189,7 @@ def weigh_exchange(world: TableReferee, ev: Exchange, config: RulesConfig) -> tu
         return None
     close = [c.cards for c in candidates(ev, config.read_margin)]
     chosen = tuple([cards for cards in close if _fits(world, ev, cards)] or close)
-    return chosen if len(chosen) > 1 else None
+    return None if chosen == (ev.cards,) else chosen
 
 
 def _lying(world: TableReferee, seat: str) -> tuple[Card, ...] | None:
@@ -283,7 +283,9 @@ def _core(world: TableReferee) -> tuple[Any, ...]:
         return (id(world),)  # within a trick the readings still matter: never equal
     seats = tuple((s.count, s.report_due, s.reported, s.stopped) for s in deal.seats.values())
     clocks = tuple(sorted((seat, c.action, c.deadline) for seat, c in deal.clocks.items()))
-    return (_fingerprint(world), deal.number, deal.phase, deal.to_act, deal.order, seats, clocks)
+    # the exchange's cards too: with the hands unknown a tribute or return is judged at the deal's end (R-TRIB-4)
+    exchange = (tuple(sorted(deal.tributes.items())), tuple(sorted(deal.returns.items())))
+    return (_fingerprint(world), deal.number, deal.phase, deal.to_act, deal.order, seats, clocks, exchange)
 
 
 def common(per_world: list[list[Output]]) -> list[Output]:

@@ -355,3 +355,36 @@ def test_r_trib_4_a_wrong_tribute_read_for_sure_or_with_no_right_reading_is_stil
     t = _tribute_with_hands({"N": ["5h", "5d"]})
     out = t.feed({"type": "tribute", "seat": "N", "card": "5h"} | doubtful("5h", [["5h", 0.48]], confidence=0.48))
     assert t.flags(out) == [("N", "wrong_tribute", "warning")]  # no other reading: judged as read
+
+
+def test_r_trib_4_a_doubtful_tribute_with_the_hands_unknown_is_asked_about_at_the_deals_end() -> None:
+    """At a real table the hands are unknown: a tribute is judged at the deal's end from the cards its
+    payer was seen to play (R-TRIB-4). N's tribute read K♠ at 0.48 (A♠ 0.47), then N plays an A: a foul
+    under the read, none under A♠. The worlds stay apart through the exchange and the deal, and the
+    referee is asked instead of a foul proposed from the read."""
+    from tests.table.helpers import east_west_sweep, eight
+
+    t = Table(correcting=True, auto_confirm=True)
+    t.deal("E")
+    east_west_sweep(t)
+    t.feed({"type": "deal"})
+    read = {"type": "tribute", "seat": "N", "card": "Ks"}
+    assert t.flags(t.feed(read | doubtful("Ks", [["Ks", 0.48], ["As", 0.47]], confidence=0.48))) == []
+    at = t.state().pending[0].t
+    t.feed({"type": "tribute", "seat": "S", "card": "3s"})
+    t.feed({"type": "return", "seat": "E", "card": "2c"})
+    t.feed({"type": "return", "seat": "W", "card": "2d"})
+    t.play("N", "As")
+    t.pass_("W", "S")
+    for seat, plays in (("E", ["3", "4", "7", "666"]), ("W", ["8", "9", "T", "JJJ"])):
+        for i, rank in enumerate(plays):
+            t.play(seat, eight(rank) if i < 3 else f"{rank[0]}s {rank[0]}s {rank[0]}h")
+            if i == 2:
+                t.report(seat, 3)
+            if seat == "E":
+                t.pass_("N", "W", "S")
+            elif i < 3:
+                t.pass_("S", "N")
+    assert t.flags() == [("N", "uncertain_read", "anomaly")]  # not the foul of the read
+    out = t.feed({"type": "settle", "at": at, "seat": "N", "cards": ["Ks"], "reason": "the video shows K♠"})
+    assert ("N", "wrong_tribute", "foul") in t.flags(out)
