@@ -388,3 +388,28 @@ def test_r_trib_4_a_doubtful_tribute_with_the_hands_unknown_is_asked_about_at_th
     assert t.flags() == [("N", "uncertain_read", "anomaly")]  # not the foul of the read
     out = t.feed({"type": "settle", "at": at, "seat": "N", "cards": ["Ks"], "reason": "the video shows K♠"})
     assert ("N", "wrong_tribute", "foul") in t.flags(out)
+
+
+def test_r_trib_4_a_doubtful_return_is_judged_apart_only_where_the_rules_judge_its_readings_apart() -> None:
+    """The live benchmark's return: 2♠ read 2♣ at 0.48 (2♠ 0.47, 4♠ 0.002). Every reading is of rank 10
+    or lower, a right return whichever it is (R-TRIB-1): nothing to ask, and no worlds kept apart to the
+    deal's end. Read K♣ with 2♣ close, the K is a wrong return where the 2 is not: a look."""
+
+    def owing_return() -> tuple[Table, str]:
+        low = ["2c", "2s", "4s", "Kc"]
+        t = _tribute_with_hands({"N": ["5h", "5d"], "S": ["5s", "5c"], "E": low, "W": low})
+        t.feed({"type": "tribute", "seat": "N", "card": "5d"})
+        t.feed({"type": "tribute", "seat": "S", "card": "5c"})
+        deal = t.state().deal
+        assert deal.phase == "return"
+        seat = next(s for s, clock in deal.clocks.items() if clock.action == "return")
+        return t, seat
+
+    t, seat = owing_return()
+    read = {"type": "return", "seat": seat, "card": "2c"}
+    out = t.feed(read | doubtful("2c", [["2c", 0.485], ["2s", 0.475], ["4s", 0.002]], confidence=0.48))
+    assert t.flags(out) == [] and t.state().pending == ()
+    t, seat = owing_return()
+    read = {"type": "return", "seat": seat, "card": "Kc"}
+    out = t.feed(read | doubtful("Kc", [["Kc", 0.48], ["2c", 0.47]], confidence=0.48))
+    assert t.flags(out) == [(seat, "uncertain_read", "anomaly")] and "Kc | 2c" in out[0]["detail"]
