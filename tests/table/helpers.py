@@ -83,6 +83,20 @@ def east_west_sweep(table: Table, first: str = "E") -> None:
         others = [s for s in order[order.index(partner) + 1 :] + order[: order.index(partner)]]
 
 
+def east_west_go_out(table: Table) -> None:
+    """With N's lead on the table and E to play: E goes out with three 8-card bombs and a triple (the
+    others passing), then W the same way (S and N passing), so the deal ends E 1st, W 2nd."""
+    for seat, plays in (("E", ["3", "4", "7", "666"]), ("W", ["8", "9", "T", "JJJ"])):
+        for i, rank in enumerate(plays):
+            table.play(seat, eight(rank) if i < 3 else f"{rank[0]}s {rank[0]}s {rank[0]}h")
+            if i == 2:
+                table.report(seat, 3)
+            if seat == "E":
+                table.pass_("N", "W", "S")
+            elif i < 3:
+                table.pass_("S", "N")
+
+
 def hands_with(seed: int, fixed: dict[str, list[str]]) -> dict[str, list[str]]:
     """Four 27-card hands from two decks: the ``fixed`` cards where asked, the rest shuffled."""
     import random

@@ -362,7 +362,7 @@ def test_r_trib_4_a_doubtful_tribute_with_the_hands_unknown_is_asked_about_at_th
     payer was seen to play (R-TRIB-4). N's tribute read K♠ at 0.48 (A♠ 0.47), then N plays an A: a foul
     under the read, none under A♠. The worlds stay apart through the exchange and the deal, and the
     referee is asked instead of a foul proposed from the read."""
-    from tests.table.helpers import east_west_sweep, eight
+    from tests.table.helpers import east_west_go_out, east_west_sweep
 
     t = Table(correcting=True, auto_confirm=True)
     t.deal("E")
@@ -376,15 +376,7 @@ def test_r_trib_4_a_doubtful_tribute_with_the_hands_unknown_is_asked_about_at_th
     t.feed({"type": "return", "seat": "W", "card": "2d"})
     t.play("N", "As")
     t.pass_("W", "S")
-    for seat, plays in (("E", ["3", "4", "7", "666"]), ("W", ["8", "9", "T", "JJJ"])):
-        for i, rank in enumerate(plays):
-            t.play(seat, eight(rank) if i < 3 else f"{rank[0]}s {rank[0]}s {rank[0]}h")
-            if i == 2:
-                t.report(seat, 3)
-            if seat == "E":
-                t.pass_("N", "W", "S")
-            elif i < 3:
-                t.pass_("S", "N")
+    east_west_go_out(t)
     assert t.flags() == [("N", "uncertain_read", "anomaly")]  # not the foul of the read
     out = t.feed({"type": "settle", "at": at, "seat": "N", "cards": ["Ks"], "reason": "the video shows K♠"})
     assert ("N", "wrong_tribute", "foul") in t.flags(out)

@@ -1,6 +1,6 @@
 """Scenario tests for tribute and return (R-TRIB-1..4, R-TIME-1)."""
 
-from tests.table.helpers import Table, east_west_sweep, eight, hands_with
+from tests.table.helpers import Table, east_west_go_out, east_west_sweep, hands_with
 
 
 def after_ew_double_down() -> Table:
@@ -90,15 +90,7 @@ def test_r_trib_4_wrong_tribute_found_at_the_end_is_a_foul() -> None:
     assert table.state().deal.to_act == "N"  # N paid the 上游 E
     table.play("N", "As")  # N held an A: the K was not the highest card
     table.pass_("W", "S")
-    for seat, plays in (("E", ["3", "4", "7", "666"]), ("W", ["8", "9", "T", "JJJ"])):
-        for i, rank in enumerate(plays):
-            table.play(seat, eight(rank) if i < 3 else f"{rank[0]}s {rank[0]}s {rank[0]}h")
-            if i == 2:
-                table.report(seat, 3)
-            if seat == "E":
-                table.pass_("N", "W", "S")
-            elif i < 3:
-                table.pass_("S", "N")
+    east_west_go_out(table)
     flags = table.flags()
     assert flags == [("N", "wrong_tribute", "foul")]
     end = table.of_type("deal_end")[-1]
