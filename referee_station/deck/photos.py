@@ -104,6 +104,11 @@ class CutFaces:
     px_per_cm: dict[str, float]
     """Frame px per cm of the play area each card lay in (``referee_station.vision.strips.detail``)."""
 
+    @property
+    def least_px_per_cm(self) -> float:
+        """The coarsest photo's detail: what the profile keeps (``DeckMeta.photos_px_per_cm``)."""
+        return min(self.px_per_cm.values())
+
     def coarse(self) -> list[str]:
         """The cards whose photos are too coarse to keep small marks, coarsest first."""
         low = [code for code, px in self.px_per_cm.items() if px < SHARP_PHOTO_PX_PER_CM]
@@ -111,7 +116,7 @@ class CutFaces:
 
     def line(self) -> str:
         """The registration log's line on the photos' detail."""
-        return f"photos give {min(self.px_per_cm.values()):.1f}–{max(self.px_per_cm.values()):.1f} px/cm"
+        return f"photos give {self.least_px_per_cm:.1f}–{max(self.px_per_cm.values()):.1f} px/cm"
 
     def warning(self) -> str | None:
         """The registration log's warning, naming the coarsest photo and the remedy; None where all are sharp."""

@@ -193,7 +193,7 @@ def register(
         held=held,
         held_labels=held_labels,
         faces=faces,
-        photos_px_per_cm=min(cut.px_per_cm.values()),
+        photos_px_per_cm=cut.least_px_per_cm,
         seed=seed,
         start=start,
         log=log,

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee_station.core import Phase
-from referee_station.rules import Card, RulesError, classify, follow_reading, parse_cards, single_order
+from referee_station.rules import Card, RulesError, classify, follow_reading, parse_cards
 from referee_station.rules.cards import COPIES
 from referee_station.table import details as D
 from referee_station.table.config import RulesConfig
@@ -44,7 +44,7 @@ from referee_station.table.events import (
 )
 from referee_station.table.offences import VOIDING
 from referee_station.table.referee import TableReferee
-from referee_station.table.tribute import RETURN_MAX
+from referee_station.table.tribute import judged_alike
 
 MAX_PER_CARD = 3
 """Close readings kept per card (best first)."""
@@ -183,7 +183,7 @@ def weigh(world: TableReferee, ev: PlayCards, config: RulesConfig) -> tuple[tupl
 
 def weigh_exchange(world: TableReferee, ev: Exchange, config: RulesConfig) -> tuple[tuple[Card, ...], ...] | None:
     """The readings a tribute or return read below ``min_confidence`` is to be judged under: its close
-    readings that R-TRIB-4 could judge otherwise than the read (:func:`_exchange_class`) and that are no
+    readings that R-TRIB-4 could judge otherwise than the read (``tribute.judged_alike``) and that are no
     third copy, the read first, so that a wrong tribute or return is proposed only where every such
     reading would be one; None when it is judged as read (read for sure, or nothing to judge otherwise).
     Readings the rules judge alike are not kept apart: with the hands unknown their worlds would stand
@@ -191,22 +191,13 @@ def weigh_exchange(world: TableReferee, ev: Exchange, config: RulesConfig) -> tu
     deal = world.deal
     if ev.confidence is None or ev.confidence >= config.min_confidence or ev.alternatives is None or deal is None:
         return None
-    classes: dict[tuple[Any, ...], tuple[Card, ...]] = {_exchange_class(ev, ev.card, deal.level): ev.cards}
+    tribute = isinstance(ev, Tribute)
+    classes: dict[tuple[object, ...], tuple[Card, ...]] = {judged_alike(ev.card, deal.level, tribute): ev.cards}
     for cand in candidates(ev, config.read_margin):
-        classes.setdefault(_exchange_class(ev, cand.cards[0], deal.level), cand.cards)
+        classes.setdefault(judged_alike(cand.cards[0], deal.level, tribute), cand.cards)
     close = list(classes.values())
     chosen = tuple([cards for cards in close if _fits(world, ev, cards)] or close)
     return None if chosen == (ev.cards,) else chosen
-
-
-def _exchange_class(ev: Exchange, card: Card, level: str) -> tuple[Any, ...]:
-    """What R-TRIB-4 judges of an exchanged card (``referee_station.table.tribute``): a tribute by its
-    single order and whether it is the ♥ level card; a return as right when of rank 10 or lower, else by
-    its order."""
-    order = single_order(card, level)
-    if isinstance(ev, Tribute):
-        return (order, card.is_wild(level))
-    return (True,) if order <= RETURN_MAX else (False, order)
 
 
 def _lying(world: TableReferee, seat: str) -> tuple[Card, ...] | None:

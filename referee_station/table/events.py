@@ -422,13 +422,20 @@ class PlayCards(Record):
         )
 
 
+def _probability(value: Any) -> float | None:
+    """``value`` as a probability 0..1, or None when it is not one."""
+    number = _number(value)
+    return number if number is not None and 0.0 <= number <= 1.0 else None
+
+
 def _confidence(value: Any, kind: str) -> float | None:
     """A read's ``confidence``: a number 0..1, or absent (read for sure)."""
-    if value is not None and (
-        isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0
-    ):
+    if value is None:
+        return None
+    confidence = _probability(value)
+    if confidence is None:
         raise EventError(f"{kind}: field 'confidence' must be a number 0..1, got {_shown(value)}")
-    return None if value is None else float(value)
+    return confidence
 
 
 def _alternatives(value: Any, count: int, kind: str) -> tuple[tuple[tuple[Card, float], ...], ...] | None:
@@ -449,10 +456,10 @@ def _alternatives(value: Any, count: int, kind: str) -> tuple[tuple[tuple[Card, 
         for pair in card:
             if not isinstance(pair, list) or len(pair) != 2:
                 raise EventError(f"{kind}: alternatives[{i}] holds {_shown(pair)}, not [code, probability]")
-            p = pair[1]
-            if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 <= p <= 1.0:
-                raise EventError(f"{kind}: alternatives[{i}] probability must be a number 0..1, got {_shown(p)}")
-            pairs.append((_card(pair[0], kind, f"alternatives[{i}]"), float(p)))
+            p = _probability(pair[1])
+            if p is None:
+                raise EventError(f"{kind}: alternatives[{i}] probability must be a number 0..1, got {_shown(pair[1])}")
+            pairs.append((_card(pair[0], kind, f"alternatives[{i}]"), p))
         out.append(tuple(pairs))
     return tuple(out)
 

@@ -84,6 +84,16 @@ def tribute_error(card: Card, held: Iterable[Card], level: str) -> str | None:
     return None
 
 
+def judged_alike(card: Card, level: str, tribute: bool) -> tuple[object, ...]:
+    """What the checks below make of an exchanged card whatever the hand: two cards with the same key get
+    the same verdict. A tribute is judged by its single order and whether it is the ♥ level card; a
+    return of rank 10 or lower is right, one above by its order."""
+    order = single_order(card, level)
+    if tribute:
+        return (order, card.is_wild(level))
+    return (True,) if order <= RETURN_MAX else (False, order)
+
+
 def return_error(card: Card, held: Iterable[Card], level: str) -> str | None:
     """Why ``card`` is a wrong return, or ``None`` (R-TRIB-1/4): rank 10 or lower, or the
     returner's lowest card when every card they hold is above 10."""
