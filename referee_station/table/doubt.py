@@ -356,7 +356,8 @@ class Judge:
         if isinstance(event, Exchange) and (readings := weigh_exchange(self.main, event, self.main.config)):
             return self._hold(event, readings)
         per_world = [self._lay(world, event) for world in self.worlds]
-        exchange = isinstance(event, Tribute)  # a return too: one a world did not expect is void there
+        # a tribute or return that a world did not expect (an exchange it took as unseen) is void there
+        exchange = isinstance(event, Exchange)
         out = self._judged(*self._drop_void(per_world, voiding=VOIDED | {"strange_event"} if exchange else VOIDED))
         self._converge()
         return out

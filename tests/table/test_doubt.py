@@ -308,6 +308,21 @@ def test_r_trib_a_tribute_seen_after_it_means_the_play_was_out_of_turn_and_a_sur
     assert t.flags(out) == [("W", "out_of_turn_play", "infraction")]
 
 
+def test_r_trib_a_return_seen_after_a_doubtful_lead_means_the_lead_was_out_of_turn() -> None:
+    """The tributes were seen, the returns not yet: a doubtful lead may follow returns the camera missed.
+    A return seen after it is void where the exchange was taken as unseen, so that world goes, and the
+    lead was out of turn (R-TRIB-2, R-PLAY-1)."""
+    t = _owing_tribute()
+    t.feed({"type": "tribute", "seat": "N", "card": "BJ"})
+    t.feed({"type": "tribute", "seat": "S", "card": "SJ"})
+    assert t.state().deal.phase == "return"
+    out = t.play("W", "4s 4d 4c", confidence=0.7)
+    assert t.flags(out) == [("W", "uncertain_read", "anomaly")]
+    out = t.feed({"type": "return", "seat": "E", "card": "3h"})
+    assert t.flags(out) == [("W", "out_of_turn_play", "infraction")]
+    assert t.state().deal.phase == "return"
+
+
 def test_r_pat_a_misread_whose_close_reading_is_legal_may_still_be_the_wrong_play_read() -> None:
     """The benchmark's missed illegal pattern (seed 5, t=118): W laid 2s As, read 3s As below confidence
     with As As a close, legal reading. W then plays again: void unless the first play was taken back,
