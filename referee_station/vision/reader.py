@@ -112,6 +112,10 @@ Classify = Callable[[np.ndarray], np.ndarray]
 
 ALTERNATIVES = 3
 """Readings of each card a ``SeatReading`` keeps, best first (the tracker's evidence, the referee's choices)."""
+ROW_SLACK = 0.6
+"""cm by which a hand-laid row's step may fall short of the deck's index width (CLOTH.md lays the whole
+index showing): two cards' anchors lie at least the width less this apart. For the generic 1.6 cm index
+that is ``Thresholds.index_gap``; a wider index (a suit beside its rank) shadows more (``shadowed``)."""
 
 
 @dataclass(frozen=True)
@@ -419,7 +423,8 @@ class CardReader:
         it). Given the ``strip`` (where the camera's detail is worth it, ``INDEX_MIN_DETAIL``), the mixed
         readings' best ``INDEX_CANDIDATES`` are then weighed again by the index comparison alone
         (``refine_by_index``)."""
-        cards = [k for k, p in enumerate(probs) if p[-1] <= self.thresholds.none]
+        hidden = self.shadowed(peaks, probs)
+        cards = [k for k, p in enumerate(probs) if p[-1] <= self.thresholds.none and k not in hidden]
         matches = np.full(len(probs), np.nan)
         if not cards:
             return probs, matches
@@ -470,6 +475,18 @@ class CardReader:
                 kept.append((u, v, score))
         return sorted(kept)
 
+    def shadowed(self, peaks: list[tuple[float, float, float]], probs: np.ndarray) -> set[int]:
+        """The card peaks (not "none") closer than the deck's index width less ``ROW_SLACK`` to a card peak
+        the locator scores higher. No card of a row lies there, so such a peak is a mark on a card (at 4K
+        the ``sans`` deck read an extra card this way, at 0.1–0.3, in 5 of 436 plays; docs/deck.md), or a
+        card the row hides too far to read: it is no card, and its best card probability caps the seat's
+        confidences, as a false alarm's does (``_decide``)."""
+        gap = (self.index_width - ROW_SLACK) * STRIP_PX_PER_CM
+        cards = [k for k, p in enumerate(probs) if p[-1] <= self.thresholds.none]
+        return {
+            k for k in cards for j in cards if peaks[j][2] > peaks[k][2] and math.dist(peaks[j][:2], peaks[k][:2]) < gap
+        }
+
     def _decide(
         self,
         out: np.ndarray,
@@ -483,9 +500,10 @@ class CardReader:
         th = self.thresholds
         cards, conf, anchors, alternatives, kept = [], [], [], [], []
         doubtful, complete = False, 1.0
+        hidden = self.shadowed(peaks, probs)
         for k, ((u, v, score), p) in enumerate(zip(peaks, probs, strict=True)):
             best = int(p[:-1].argmax())
-            if p[-1] > th.none:
+            if p[-1] > th.none or k in hidden:
                 # a false alarm; the card probability it keeps is the chance that the row lacks a card
                 complete = min(complete, 1.0 - float(p[:-1].max()))
                 continue

@@ -146,6 +146,31 @@ def test_peaks_closer_than_the_index_gap_are_one_anchor(weak, strong, anchors) -
     assert ((strong[1] + 0.5) * cell, (strong[0] + 0.5) * cell) in [(u, v) for u, v, _ in peaks]
 
 
+@pytest.mark.parametrize(
+    ("index_width", "cols", "cards", "status"),
+    [
+        (2.2, (20, 23), ["5s"], "unreadable"),  # 1.2 cm apart: under a 2.2 cm index, no second card
+        (2.2, (20, 25), ["5h", "5s"], "cards"),  # 2.0 cm: two cards (the step may fall 0.6 cm short)
+        (1.6, (20, 23), ["5h", "5s"], "cards"),  # the generic index: 1.2 cm is two cards
+    ],
+)
+def test_a_peak_closer_than_the_decks_index_width_is_no_card_and_leaves_the_row_in_doubt(
+    index_width, cols, cards, status
+) -> None:
+    """A row shows every card's whole index (CLOTH.md): a weaker peak within the index width less
+    ``ROW_SLACK`` of another is no card, and its card probability keeps the row from being sure."""
+
+    def locate(x: np.ndarray) -> np.ndarray:
+        out = fake_locate([], BLOCK)(x)
+        out[:, 0, ROW, cols[0]], out[:, 0, ROW, cols[1]] = 2.0, 6.0
+        return out
+
+    reader = CardReader(locate, fake_classify(["5h", "5s"]), Thresholds(recheck=0.0), index_width=index_width)
+    seat = reader.read(FRAME, CORNERS).seats["S"]
+    assert (seat.cards, seat.status) == (cards, status)
+    assert (max(seat.confidences) < Thresholds().confident) == (status == "unreadable")
+
+
 def torn_then_sure(calls: list[np.ndarray]):
     """A classifier that, on its first call, is sure of every other crop (5s) and torn on the rest (5h 0.5,
     6h 0.45); on later calls (the rechecks) it reads 6h at 0.9. Records every batch in ``calls``."""
