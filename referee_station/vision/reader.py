@@ -481,7 +481,7 @@ class CardReader:
         the ``sans`` deck read an extra card this way, at 0.1–0.3, in 5 of 436 plays; docs/deck.md), or a
         card the row hides too far to read: it is no card, and its best card probability caps the seat's
         confidences, as a false alarm's does (``_decide``)."""
-        gap = (self.index_width - ROW_SLACK) * STRIP_PX_PER_CM
+        gap = round(self.index_width - ROW_SLACK, 3) * STRIP_PX_PER_CM  # the generic index: exactly index_gap
         cards = [k for k, p in enumerate(probs) if p[-1] <= self.thresholds.none]
         return {
             k for k in cards for j in cards if peaks[j][2] > peaks[k][2] and math.dist(peaks[j][:2], peaks[k][:2]) < gap
