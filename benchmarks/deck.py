@@ -35,7 +35,7 @@ from referee_station.deck.register import register
 from referee_station.render.drawn import install_drawn_design, registration_photos
 from referee_station.render.drawn_sans import install_sans_design
 from referee_station.render.render import Rendered, render
-from referee_station.render.scene import random_scene
+from referee_station.render.scene import Scene, random_scene
 from referee_station.station.wiring import parse_resolution
 from referee_station.vision.faces import Faces
 from referee_station.vision.geometry import DRAW_ORDER
@@ -138,11 +138,15 @@ def error_split(reader: CardReader, frames: list[Rendered], tolerance: float = 1
     return {"anchors": anchors, "located": found / max(1, anchors), "read": right / max(1, found), "extra": extra}
 
 
-def render_frames(design: str, n: int, seed: int, large_frames: float = 0.0) -> list[Rendered]:
+def scenes(design: str, n: int, seed: int, large_frames: float = 0.0) -> list[Scene]:
+    """The benchmark's table scenes of ``design``: held-out looks, arms over 8 % of seats, a share
+    ``large_frames`` of 4K cameras; one seed, one list (``benchmarks.twins`` reads the same frames)."""
     rng = random.Random(seed)
-    return [
-        render(random_scene(rng, design, heldout_look=True, arms=0.08, large_frames=large_frames)) for _ in range(n)
-    ]
+    return [random_scene(rng, design, heldout_look=True, arms=0.08, large_frames=large_frames) for _ in range(n)]
+
+
+def render_frames(design: str, n: int, seed: int, large_frames: float = 0.0) -> list[Rendered]:
+    return [render(scene) for scene in scenes(design, n, seed, large_frames)]
 
 
 DESIGNS = {"drawn": install_drawn_design, "sans": install_sans_design}

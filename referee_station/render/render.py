@@ -3,7 +3,9 @@
 The table is drawn top-down on a canvas in cloth coordinates (16 px/cm), then warped into the frame
 with the camera's homography, so everything lying on the cloth gets the exact perspective of the
 camera; the screen, which stands up, is projected in 3-D. Light, glare, blur, noise and JPEG are
-applied in the frame, where a real camera applies them.
+applied in the frame, where a real camera applies them: first the light that reaches the sensor
+(``expose``), then what the sensor sends of it (``sensor``), so that a benchmark can ask what a frame
+holds before the sensor loses any of it (``benchmarks.twins``).
 """
 
 from __future__ import annotations
@@ -65,6 +67,16 @@ class Rendered:
     """A frame (BGR uint8), the four table-corner pixels (SW, SE, NE, NW) and the truth per seat."""
 
     image: np.ndarray
+    corners: np.ndarray
+    truth: dict[str, SeatTruth]
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """The light reaching the sensor (float32 BGR, the frame before noise and JPEG), the four table-corner
+    pixels and the truth per seat."""
+
+    light: np.ndarray
     corners: np.ndarray
     truth: dict[str, SeatTruth]
 
@@ -255,8 +267,9 @@ def _screen(frame: np.ndarray, hull: np.ndarray, rng: np.random.Generator) -> No
     cv2.fillConvexPoly(frame, np.round(hull).astype(np.int32), colour, cv2.LINE_AA)
 
 
-def _sensor(frame: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarray:
-    """Uneven light, vignetting, glare, blur, noise and JPEG; the smooth fields are made at 1/8 size."""
+def _exposure(frame: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarray:
+    """The light reaching the sensor (float32): uneven light, vignetting, glare and the lens's blur; the
+    smooth fields are made at 1/8 size."""
     h, w = frame.shape[:2]
     sh, sw = h // 8, w // 8
     yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32) * 8
@@ -272,11 +285,14 @@ def _sensor(frame: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarr
     gain = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
     glare = cv2.resize(glare, (w, h), interpolation=cv2.INTER_LINEAR)
     out = cv2.add(cv2.multiply(frame.astype(np.float32), cv2.merge([gain] * 3)), cv2.merge([glare] * 3))
-    if look.blur > 0.3:
-        out = cv2.GaussianBlur(out, (0, 0), look.blur)
-    noise = np.empty_like(out)
+    return cv2.GaussianBlur(out, (0, 0), look.blur) if look.blur > 0.3 else out
+
+
+def sensor(light: np.ndarray, look: Look) -> np.ndarray:
+    """What the camera sends of that light: Gaussian noise of ``look.noise`` per channel, 8 bits, JPEG."""
+    noise = np.empty_like(light)
     cv2.randn(noise, 0.0, look.noise)
-    frame = cv2.convertScaleAbs(cv2.add(out, noise))
+    frame = cv2.convertScaleAbs(cv2.add(light, noise))
     _, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, look.jpeg])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
@@ -314,6 +330,13 @@ def _seat_truth(seat: str, play: tuple[PlacedCard, ...], arms: list[np.ndarray],
 
 def render(scene: Scene) -> Rendered:
     """Draw the scene; deterministic for a given scene (its ``look.seed`` drives the noise)."""
+    seen = expose(scene)
+    return Rendered(sensor(seen.light, scene.look), seen.corners, seen.truth)
+
+
+def expose(scene: Scene) -> Exposure:
+    """The scene as it reaches the sensor, before the sensor's noise, 8 bits and JPEG: what an observer
+    who knew the light and the blur would expect the camera to see."""
     look = scene.look
     rng = np.random.default_rng(look.seed)
     cv2.setRNGSeed(look.seed)
@@ -353,11 +376,11 @@ def render(scene: Scene) -> Rendered:
     frame = cv2.warpPerspective(canvas, h_canvas, (w, hh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     hull = screen_hull(k, rot, centre)
     _screen(frame, hull, rng)
-    frame = _sensor(frame, look, rng)
+    light = _exposure(frame, look, rng)
     corners = apply_h(h, TABLE_CORNERS)
     hidden = apply_h(np.linalg.inv(h), hull)  # the cloth behind the screen: its cards cannot be read
     truth = {
         seat: _seat_truth(seat, scene.seats[seat].play if seat in scene.seats else (), occluders, hidden)
         for seat in DRAW_ORDER
     }
-    return Rendered(frame, corners, truth)
+    return Exposure(light, corners, truth)
