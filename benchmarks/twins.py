@@ -8,7 +8,8 @@ misreads that keep a registered deck under its targets). The sensor adds Gaussia
 channel; an observer that knows everything but which of the two lies there (the card's place, the light, the
 blur, both faces) and sees the frame before its 8 bits and JPEG chooses between them best by the nearer one,
 and errs with probability Φ(−d / 2σ), d the distance between the two lights over the card. The camera's frame
-is made from that one by the sensor, so no reader of it can do better: the figures are upper bounds.
+is made from that one by the sensor, so no reader of it can do better: those figures are upper bounds.
+Beside them, the same observer on the camera's own frame (``nearer``): what the frame holds, not a bound.
 """
 
 from __future__ import annotations
