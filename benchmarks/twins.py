@@ -24,8 +24,9 @@ import cv2
 import numpy as np
 
 from benchmarks.deck import DESIGNS, scenes
-from referee_station.render.render import card_quad, expose, sensor
-from referee_station.render.scene import PlacedCard, Scene
+from referee_station.render.render import expose, sensor
+from referee_station.render.scene import Scene
+from referee_station.rules.cards import BIG_JOKER, SMALL_JOKER, Card
 from referee_station.vision.geometry import DRAW_ORDER, apply_h, cloth_to_image
 
 TWIN_SUIT = {"s": "c", "c": "s", "h": "d", "d": "h"}
@@ -34,10 +35,11 @@ SIZES = {2160: "4K", 1080: "1080p", 720: "720p"}
 
 def twin(code: str) -> str:
     """The card a reader most often takes this one for: the same rank in the other suit of its colour, or
-    the other joker (SJ, BJ)."""
-    if code in ("SJ", "BJ"):
-        return "BJ" if code == "SJ" else "SJ"
-    return code[0] + TWIN_SUIT[code[1]]
+    the other joker."""
+    card = Card(code)
+    if card.is_joker:
+        return BIG_JOKER if code == SMALL_JOKER else SMALL_JOKER
+    return card.rank + TWIN_SUIT[card.suit]
 
 
 def with_twin(scene: Scene, seat: str, k: int) -> Scene:
@@ -48,9 +50,10 @@ def with_twin(scene: Scene, seat: str, k: int) -> Scene:
     return dataclasses.replace(scene, seats={**scene.seats, seat: dataclasses.replace(s, play=tuple(play))})
 
 
-def card_mask(shape: tuple[int, ...], corners: np.ndarray, seat: str, card: PlacedCard, grow: int = 4) -> np.ndarray:
-    """The card's pixels in the frame, grown by ``grow`` px for the blur: where its twin may change anything."""
-    quad = apply_h(cloth_to_image(corners), card_quad(seat, card))
+def card_mask(shape: tuple[int, ...], corners: np.ndarray, quad: np.ndarray, grow: int = 4) -> np.ndarray:
+    """The pixels in the frame of the card whose corners lie at ``quad`` (cloth cm, as the renderer's truth
+    gives them), grown by ``grow`` px for the blur: where its twin may change anything."""
+    quad = apply_h(cloth_to_image(corners), quad)
     mask = np.zeros(shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1)
     return cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)).astype(bool)
@@ -100,7 +103,7 @@ def twins(scene: Scene) -> tuple[int, dict[str, list[Twin]]]:
         twin_light = expose(swapped).light
         other = sensor(twin_light, quiet).astype(np.float32)
         for seat in seats:
-            where = card_mask(seen.light.shape, seen.corners, seat, plays[seat][k])
+            where = card_mask(seen.light.shape, seen.corners, seen.truth[seat].card_quads[k])
             chance = miss_chance(seen.light, twin_light, where, scene.look.noise)
             out[seat].append(Twin(plays[seat][k].code, chance, nearer(frame, expected, other, where)))
     return seen.light.shape[0], out
@@ -122,7 +125,8 @@ class Tally:
         self.plays += 1
         self.bound += math.prod(1 - t.chance for t in cards)
         for t in cards:
-            self.misses["joker" if t.code in ("SJ", "BJ") else t.code[0]] += t.chance
+            card = Card(t.code)
+            self.misses["joker" if card.is_joker else card.rank] += t.chance
         self.told += all(t.told for t in cards)
         self.cards += len(cards)
         self.cards_told += sum(t.told for t in cards)

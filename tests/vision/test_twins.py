@@ -53,7 +53,7 @@ def court_row(size: tuple[int, int], noise: float = 4.0) -> Scene:
 def test_the_nearer_light_errs_as_often_as_the_miss_chance_says():
     scene = court_row((1280, 720), noise=40.0)
     seen, swapped = expose(scene), expose(with_twin(scene, "S", 1)).light
-    where = card_mask(seen.light.shape, seen.corners, "S", scene.seats["S"].play[1])
+    where = card_mask(seen.light.shape, seen.corners, seen.truth["S"].card_quads[1])
     a, b = seen.light[where], swapped[where]
     rng = np.random.default_rng(0)
     draws = a + rng.normal(0.0, 40.0, (4000, *a.shape)).astype(np.float32)
