@@ -48,3 +48,15 @@ def test_both_sides_of_the_threshold_are_read_in_the_same_looks(models, drawn_de
     own = read_frames(reader, "anglo", 1, 4, "detail", heldout_look=heldout)
     calibrate(reader, own, (drawn_design,), frames=1, seed=5, heldout_look=heldout)
     assert backgrounds == ["planks" if heldout else "blobs"] * 2  # the renderer's held-out or training looks
+
+
+def test_frames_read_two_at_a_time_are_the_frames_read_one_at_a_time(models):
+    """Registration renders and reads its frames on two threads (``READ_THREADS``): the readings, the
+    truth and the detail come out the same and in the same order as on one."""
+    reader = reader_for(None)
+    one = read_frames(reader, "anglo", 4, 9, "detail", 0.5, threads=1)
+    two = read_frames(reader, "anglo", 4, 9, "detail", 0.5, threads=2)
+    assert [f.reading.seats for f in one] == [f.reading.seats for f in two]
+    assert [(f.px_per_cm, f.height) for f in one] == [(f.px_per_cm, f.height) for f in two]
+    cards = [[(seat, t.status, t.cards) for seat, t in f.truth.items()] for f in one]
+    assert cards == [[(seat, t.status, t.cards) for seat, t in f.truth.items()] for f in two]
