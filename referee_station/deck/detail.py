@@ -4,10 +4,9 @@ Decks differ by more than a camera does: a deck whose index suit is a 4 mm glyph
 better than a guess within a colour, another one right at 720p. One constant in ``check-camera`` would
 pass a camera that cannot read the event's deck, or fail one that can. So registration reads rendered
 frames of the deck over the cameras CLOTH.md allows (720p and 1080p, 90–150 cm) and 4K ones with the
-reader the station will run, fits the share of cards read right against the frame's detail as one smooth
-curve, and keeps the detail where that curve reaches ``NEEDS_SHARE``; ``check-camera`` compares each play
-area with it. One curve over every card, rather than the least detail whose few nearest cards happened to
-read right, so that the verdict on a camera does not move with which frames registration drew.
+reader the station will run, and keeps the detail from which its cards read ``NEEDS_SHARE`` right, where
+two fits of the share against the detail agree: a smooth curve and a monotone step, each over every
+card, so that the need does not move with the few cards nearest it (docs/deck.md).
 The frames are rendered in the renderer's held-out looks, which no network was fitted on: in the
 training looks the profile reads renders of its own cut faces better than a table's cards, and the
 sans test deck's need came out at 6.4 px/cm where its benchmark frames need 8.5 (docs/deck.md).
@@ -30,15 +29,17 @@ ASSURED_Z = 1.645
 """The Wilson bound's z: one-sided 95 %. The cards read at the need or more must assure ``NEEDS_SHARE``
 together, so that a curve bent by a few frames never passes a deck its cards do not."""
 MIN_CARDS = 100
-"""Cards read at the need or more without which it decides nothing (88 sharp 4K cards all read right
-once set the sans deck's need at 10 px/cm, where its 1080p cards read 77 % of plays)."""
+"""Cards read at the need or more without which it decides nothing: a few sharp cards all read right
+assure little."""
 SLOPE_PRIOR = 0.01
-"""A Gaussian prior's precision on the curve's slope: a deck whose frames split into misread blurred
-cards and right sharp ones still gets a finite curve, and one with thousands of cards is not moved."""
+"""A Gaussian prior's precision on the curve's slope: a deck whose frames split cleanly into misread
+blurred cards and right sharp ones still gets a finite curve, and a deck's thousands of cards are not
+moved by it."""
+FLAT = 1e-6
+"""A slope under this is no slope: more detail reads no better, and the curve names no need."""
 DETAIL_FRAMES = 120
-"""Rendered frames registration reads for it: about 1,900 true cards, 5–22 px/cm. Each area's cards share
-its light, so cards are not independent: 40 frames put one deck's need anywhere from 6 to 11 px/cm, 120
-within about a px/cm of what 640 frames give (docs/deck.md)."""
+"""Rendered frames registration reads for it: about 1,900 true cards, 5–22 px/cm. One area's cards share
+its light and blur, so the cards are far from independent and a need wants many frames (docs/deck.md)."""
 DETAIL_LARGE_FRAMES = 0.4
 """The share of them seen by a 4K camera, so that a deck 1080p cannot read is told how much more it needs
 (16–22 px/cm) instead of only "more than 11"."""
@@ -58,24 +59,26 @@ class ShareCurve:
     smoothly as the index's marks grow in pixels, and the log spreads 720p's 5 px/cm as widely as 4K's 20."""
 
     intercept: float
+    """The log-odds of a card read right at ``centre``."""
     slope: float
-    """Per unit of log px/cm, about ``centre``."""
+    """Log-odds per unit of log px/cm."""
     centre: float
     """The mean log px/cm of the cards fitted."""
 
-    def share(self, px_per_cm: float) -> float:
-        """The share of cards read right at ``px_per_cm``."""
-        return 1.0 / (1.0 + math.exp(-(self.intercept + self.slope * (math.log(px_per_cm) - self.centre))))
-
     def detail_for(self, share: float) -> float | None:
-        """The px/cm at which the curve reaches ``share``; None where more detail reads no better."""
-        if self.slope <= 0:
+        """The px/cm at which the curve reaches ``share`` (infinite beyond a float); None where more
+        detail reads no better."""
+        if self.slope < FLAT:
             return None
-        return math.exp(self.centre + (math.log(share / (1 - share)) - self.intercept) / self.slope)
+        try:
+            return math.exp(self.centre + (math.log(share / (1 - share)) - self.intercept) / self.slope)
+        except OverflowError:
+            return math.inf
 
 
 def share_curve(reads: list[CardRead]) -> ShareCurve:
-    """The maximum a posteriori ``ShareCurve`` of ``reads`` (Newton's method; ``SLOPE_PRIOR`` on the slope)."""
+    """The maximum a posteriori ``ShareCurve`` of ``reads`` by Newton's method (``SLOPE_PRIOR`` on the slope;
+    where every card reads right, or none, the intercept runs off until the iterations end, harmlessly)."""
     logs = np.log([r.px_per_cm for r in reads])
     right = np.array([r.right for r in reads], float)
     centre = float(logs.mean())
@@ -83,13 +86,42 @@ def share_curve(reads: list[CardRead]) -> ShareCurve:
     prior = np.diag([0.0, SLOPE_PRIOR])
     w = np.zeros(2)
     for _ in range(100):
-        p = 1.0 / (1.0 + np.exp(-x @ w))
-        hessian = x.T @ (x * (p * (1 - p))[:, None]) + prior
-        step = np.linalg.solve(hessian + 1e-9 * np.eye(2), x.T @ (right - p) - prior @ w)
+        p = 0.5 * (1.0 + np.tanh(0.5 * (x @ w)))  # the logistic function, without overflow
+        hessian = x.T @ (x * (p * (1 - p))[:, None]) + prior + 1e-9 * np.eye(2)  # one detail: still solvable
+        step = np.linalg.solve(hessian, x.T @ (right - p) - prior @ w)
         w += step
         if np.abs(step).max() < 1e-9:
             break
     return ShareCurve(float(w[0]), float(w[1]), centre)
+
+
+def monotone_detail(reads: list[CardRead], share: float) -> float | None:
+    """The least detail from which the share of cards read right, fitted as never falling with more detail
+    (pooled adjacent violators over steps of ``MIN_CARDS`` cards or more, from the least detail up),
+    reaches ``share``; None where it nowhere does. Unlike the smooth curve it assumes no shape, so sharp
+    4K cards cannot lift a band of blurred ones to the share, and a few lucky cards make no step."""
+    levels: dict[float, list[int]] = {}
+    for r in reads:
+        counts = levels.setdefault(r.px_per_cm, [0, 0])
+        counts[0] += r.right
+        counts[1] += 1
+    steps: list[list[float]] = []  # [least detail, cards right, cards], each of MIN_CARDS cards or more
+    for px in sorted(levels):
+        if not steps or steps[-1][2] >= MIN_CARDS:
+            steps.append([px, 0, 0])
+        steps[-1][1] += levels[px][0]
+        steps[-1][2] += levels[px][1]
+    if len(steps) > 1 and steps[-1][2] < MIN_CARDS:  # the finest few cards join the step below
+        last = steps.pop()
+        steps[-1][1] += last[1]
+        steps[-1][2] += last[2]
+    blocks: list[list[float]] = []
+    for step in steps:
+        while blocks and blocks[-1][1] * step[2] > step[1] * blocks[-1][2]:  # the block below reads better
+            below = blocks.pop()
+            step = [below[0], below[1] + step[1], below[2] + step[2]]
+        blocks.append(step)
+    return next((start for start, right, cards in blocks if right >= share * cards), None)
 
 
 @dataclass(frozen=True)
@@ -97,9 +129,8 @@ class DetailNeed:
     """What registration measured of the detail the deck needs."""
 
     px_per_cm: float
-    """Where the fitted curve reaches ``NEEDS_SHARE``, no less than the least detail measured (the least
-    where more detail reads no better); where no detail measured reaches it, the finest detail measured
-    (``reached`` False: the deck needs more)."""
+    """Where both fits reach ``NEEDS_SHARE``, no less than the least detail measured; where no detail
+    measured reaches it, the finest detail measured (``reached`` False: the deck needs more)."""
     reached: bool
     share: float
     """Share of cards read right at ``px_per_cm`` or more (all cards, where not reached)."""
@@ -112,7 +143,7 @@ class DetailNeed:
         """The registration log's line."""
         if self.reached:
             return (
-                f"detail: cards read {NEEDS_SHARE:.0%} right from {self.px_per_cm:.1f} px/cm (a curve over"
+                f"detail: cards read {NEEDS_SHARE:.0%} right from {self.px_per_cm:.1f} px/cm (fitted over"
                 f" {self.fitted} cards); {self.share:.1%} of the {self.cards} cards read there or finer read right"
                 f" (at least {NEEDS_SHARE:.0%}, 95 % sure)"
             )
@@ -149,17 +180,22 @@ def assured(right: int, n: int, z: float = ASSURED_Z) -> float:
 
 
 def need_from(reads: list[CardRead], share: float = NEEDS_SHARE) -> DetailNeed:
-    """The detail where the share of cards read right (``share_curve``) reaches ``share``, provided the
-    ``MIN_CARDS`` or more cards read there or finer assure ``share`` together (``assured``)."""
+    """The detail from which both the smooth curve (``share_curve``) and the monotone step
+    (``monotone_detail``) put the share of cards read right at ``share``, provided the ``MIN_CARDS`` or
+    more cards read there or finer assure ``share`` together (``assured``)."""
     if not reads:
         raise ValueError("no card in the rendered frames: the detail a deck needs cannot be measured")
+    bad = next((r.px_per_cm for r in reads if not (math.isfinite(r.px_per_cm) and r.px_per_cm > 0)), None)
+    if bad is not None:
+        raise ValueError(f"a card read at {bad} px/cm: the detail must be a positive number")
     details = [r.px_per_cm for r in reads]
     lowest, finest = min(details), max(details)
-    at = share_curve(reads).detail_for(share)
-    at = lowest if at is None else max(at, lowest)  # None: no more detail reads better than the least
-    if at <= finest:
+    stepped = monotone_detail(reads, share)
+    smooth = share_curve(reads).detail_for(share)
+    if stepped is not None:
+        at = max(lowest, stepped, lowest if smooth is None else smooth)
         there = [r for r in reads if r.px_per_cm >= at]
         right = sum(r.right for r in there)
-        if len(there) >= MIN_CARDS and assured(right, len(there)) >= share:
+        if at <= finest and len(there) >= MIN_CARDS and assured(right, len(there)) >= share:
             return DetailNeed(at, True, right / len(there), len(there), len(reads))
     return DetailNeed(finest, False, sum(r.right for r in reads) / len(reads), len(reads), len(reads))

@@ -84,7 +84,7 @@ class DeckMeta:
     """What ``mismatch_below`` was measured on: the face match for every profile registered with its faces
     since 2026-12-02; a ``deck.json`` without the field was calibrated on the cards' confidence."""
     needs_px_per_cm: float | None = None
-    """Frame px per cm from which registration read ``NEEDS_SHARE`` of this deck's cards right
+    """Frame px per cm from which registration's fits put this deck's cards read right at ``NEEDS_SHARE``
     (``referee_station.deck.detail``); None in profiles registered before it was measured."""
     needs_reached: bool = True
     """False: no detail registration rendered read that share; the deck needs more than ``needs_px_per_cm``."""

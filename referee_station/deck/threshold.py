@@ -12,12 +12,11 @@ registered deck and of other designs with the very reader the station will run m
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from referee_station.deck.mismatch import MismatchMeasure, card_evidence
-from referee_station.render.render import Rendered, SeatTruth, render
+from referee_station.render.render import SeatTruth, render
 from referee_station.render.scene import Scene, random_scene
 from referee_station.vision.reader import CardReader, FrameReading
 from referee_station.vision.strips import detail
@@ -47,7 +46,7 @@ def measure_of(reader: CardReader) -> MismatchMeasure:
     return MismatchMeasure.CONFIDENCE if reader.faces is None else MismatchMeasure.FACE_MATCH
 
 
-def scenes(
+def random_scenes(
     design: str, frames: int, seed: int, purpose: str, large_frames: float = 0.0, *, heldout_look: bool = False
 ) -> list[Scene]:
     """``frames`` random scenes of ``design`` (seeded; ``large_frames`` of them by 4K cameras; with
@@ -57,14 +56,6 @@ def scenes(
         raise ValueError(f"{purpose} frames must be at least 1, got {frames}")
     rng = random.Random(seed)
     return [random_scene(rng, design, large_frames=large_frames, heldout_look=heldout_look) for _ in range(frames)]
-
-
-def rendered_frames(
-    design: str, frames: int, seed: int, purpose: str, large_frames: float = 0.0, *, heldout_look: bool = False
-) -> Iterator[Rendered]:
-    """The ``scenes`` rendered, one at a time."""
-    for scene in scenes(design, frames, seed, purpose, large_frames, heldout_look=heldout_look):
-        yield render(scene)
 
 
 @dataclass(frozen=True)
@@ -91,14 +82,17 @@ def read_frames(
     heldout_look: bool = False,
     threads: int = READ_THREADS,
 ) -> list[FrameRead]:
-    """The ``scenes`` of ``design`` rendered and read by ``reader``, ``threads`` at a time, in order."""
+    """The ``random_scenes`` of ``design`` rendered and read by ``reader``, ``threads`` at a time, in order
+    (one where the reader keeps still seats' readings between frames: that memory is not shared safely)."""
+    if threads < 1:
+        raise ValueError(f"frames are read by at least 1 thread, got {threads}")
 
     def read(scene: Scene) -> FrameRead:
         shot = render(scene)
         return FrameRead(shot.truth, detail(shot.corners), reader.read(shot.image, shot.corners), shot.image.shape[0])
 
-    drawn = scenes(design, frames, seed, purpose, large_frames, heldout_look=heldout_look)
-    with ThreadPoolExecutor(max(1, threads)) as pool:
+    drawn = random_scenes(design, frames, seed, purpose, large_frames, heldout_look=heldout_look)
+    with ThreadPoolExecutor(1 if reader.reuse_still else threads) as pool:
         return list(pool.map(read, drawn))
 
 

@@ -60,3 +60,8 @@ def test_frames_read_two_at_a_time_are_the_frames_read_one_at_a_time(models):
     assert [(f.px_per_cm, f.height) for f in one] == [(f.px_per_cm, f.height) for f in two]
     cards = [[(seat, t.status, t.cards) for seat, t in f.truth.items()] for f in one]
     assert cards == [[(seat, t.status, t.cards) for seat, t in f.truth.items()] for f in two]
+
+
+def test_frames_are_read_by_at_least_one_thread(models):
+    with pytest.raises(ValueError, match="at least 1 thread, got 0"):
+        read_frames(reader_for(None), "anglo", 1, 0, "detail", threads=0)
