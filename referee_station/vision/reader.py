@@ -79,9 +79,8 @@ and it keeps a right row sure where the index alone is torn (6♥/8♥)."""
 COARSE_CONFIDENCE = 0.5
 """The most a card read at less detail than its deck needs (``CardReader.needs``) is trusted:
 under ``Thresholds.confident``, so the seat reads doubtful, and under the referee's ``min_confidence``,
-so no penalty comes from it. Registration measured that such cards misread too often: the benchmark's
-``sans`` deck needs 9.6 px/cm, and its 720p frames (5–7 px/cm) read 62 % of plays exact and called 14
-wrong ones readable (docs/deck.md)."""
+so no penalty comes from it: under its need a deck's cards read right less than 97 % of the time, and a
+wrong play read there must reach the referee as a doubt (docs/deck.md)."""
 RECHECK_SHIFTS = ((2, 0), (-2, 0), (0, 2), (0, -2), (2, 2), (-2, -2), (2, -2), (-2, 2))
 """Strip-pixel offsets (u, v) of the extra crops a doubtful card is read from again (``Thresholds.recheck``).
 The locator's anchor is off by 1–2 px and a crop's pixels fall differently on a 4–5 px index (720p) or a
