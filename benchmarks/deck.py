@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import random
 import tempfile
 import time
 from collections import Counter
@@ -32,10 +31,11 @@ from referee_station.deck.crops import CODES
 from referee_station.deck.mismatch import DeckCheck
 from referee_station.deck.profile import DeckProfile, fitted_reader, reader_for
 from referee_station.deck.register import register
+from referee_station.deck.threshold import random_scenes
 from referee_station.render.drawn import install_drawn_design, registration_photos
 from referee_station.render.drawn_sans import install_sans_design
 from referee_station.render.render import Rendered, render
-from referee_station.render.scene import Scene, random_scene
+from referee_station.render.scene import Scene
 from referee_station.station.wiring import parse_resolution
 from referee_station.vision.faces import Faces
 from referee_station.vision.geometry import DRAW_ORDER
@@ -139,10 +139,10 @@ def error_split(reader: CardReader, frames: list[Rendered], tolerance: float = 1
 
 
 def scenes(design: str, n: int, seed: int, large_frames: float = 0.0) -> list[Scene]:
-    """The benchmark's table scenes of ``design``: held-out looks, arms over 8 % of seats, a share
-    ``large_frames`` of 4K cameras; one seed, one list (``benchmarks.twins`` reads the same frames)."""
-    rng = random.Random(seed)
-    return [random_scene(rng, design, heldout_look=True, arms=0.08, large_frames=large_frames) for _ in range(n)]
+    """The benchmark's table scenes of ``design``: registration's kind of scenes (``random_scenes``) in the
+    held-out looks, a share ``large_frames`` of 4K cameras; one seed, one list (``benchmarks.twins`` reads
+    the same frames)."""
+    return random_scenes(design, n, seed, "benchmark", large_frames, heldout_look=True)
 
 
 def render_frames(design: str, n: int, seed: int, large_frames: float = 0.0) -> list[Rendered]:

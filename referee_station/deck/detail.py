@@ -23,8 +23,8 @@ import numpy as np
 from referee_station.deck.threshold import FrameRead
 
 NEEDS_SHARE = 0.97
-"""Share of cards read right at the deck's needed detail itself, on the fitted curve (``ShareCurve``): 97 %
-of cards is about 90 % of plays of three to five cards."""
+"""Share of cards read right at the deck's needed detail itself, on both fits (``need_from``): 97 % of cards
+is about 90 % of plays of three to five cards."""
 ASSURED_Z = 1.645
 """The Wilson bound's z: one-sided 95 %. The cards read at the need or more must assure ``NEEDS_SHARE``
 together, so that a curve bent by a few frames never passes a deck its cards do not."""
@@ -137,7 +137,7 @@ class DetailNeed:
     cards: int
     """Cards read at ``px_per_cm`` or more (all cards, where not reached)."""
     fitted: int
-    """Cards the curve was fitted on: every true card of the frames."""
+    """Cards both fits were made on: every true card of the frames."""
 
     def line(self) -> str:
         """The registration log's line."""
@@ -188,12 +188,11 @@ def need_from(reads: list[CardRead], share: float = NEEDS_SHARE) -> DetailNeed:
     bad = next((r.px_per_cm for r in reads if not (math.isfinite(r.px_per_cm) and r.px_per_cm > 0)), None)
     if bad is not None:
         raise ValueError(f"a card read at {bad} px/cm: the detail must be a positive number")
-    details = [r.px_per_cm for r in reads]
-    lowest, finest = min(details), max(details)
+    finest = max(r.px_per_cm for r in reads)
     stepped = monotone_detail(reads, share)
     smooth = share_curve(reads).detail_for(share)
     if stepped is not None:
-        at = max(lowest, stepped, lowest if smooth is None else smooth)
+        at = stepped if smooth is None else max(stepped, smooth)  # the step is a detail measured: no lower
         there = [r for r in reads if r.px_per_cm >= at]
         right = sum(r.right for r in there)
         if at <= finest and len(there) >= MIN_CARDS and assured(right, len(there)) >= share:
