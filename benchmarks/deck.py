@@ -110,8 +110,9 @@ def table_row(label: str, f: dict[str, float]) -> str:
 def error_split(reader: CardReader, frames: list[Rendered], tolerance: float = 12.0) -> dict[str, float]:
     """Where the misses are, over seats with readable cards: the share of true index anchors the locator
     finds (a peak within ``tolerance`` strip px), the share of those the classifier reads right at the
-    peak, and the peaks matching no anchor that the classifier takes for a card (extra cards)."""
-    anchors = found = right = extra = 0
+    peak and at the true anchor (what a perfect locator would give it), and the peaks matching no anchor
+    that the classifier takes for a card (extra cards)."""
+    anchors = found = right = right_at_truth = extra = 0
     for frame in frames:
         strips = rectify(frame.image, frame.corners)
         locs = np.stack([locator_input(strips[s]) for s in DRAW_ORDER])
@@ -126,6 +127,7 @@ def error_split(reader: CardReader, frames: list[Rendered], tolerance: float = 1
                 anchors += len(true_uv)
                 continue
             probs = reader.classify_anchors([(strips[seat], locs[i], u, v) for u, v in peaks])
+            at_truth = reader.classify_anchors([(strips[seat], locs[i], u, v) for u, v in true_uv])
             dist = np.hypot(*(true_uv[:, None, :] - peaks[None, :, :]).transpose(2, 0, 1))
             for k, code in enumerate(truth.cards):
                 anchors += 1
@@ -133,9 +135,16 @@ def error_split(reader: CardReader, frames: list[Rendered], tolerance: float = 1
                 if dist[k, j] <= tolerance:
                     found += 1
                     right += CLASSES[int(probs[j].argmax())] == code
+                    right_at_truth += CLASSES[int(at_truth[k].argmax())] == code
             unmatched = dist.min(0) > tolerance
             extra += int((probs[unmatched].argmax(1) != len(CLASSES) - 1).sum())
-    return {"anchors": anchors, "located": found / max(1, anchors), "read": right / max(1, found), "extra": extra}
+    return {
+        "anchors": anchors,
+        "located": found / max(1, anchors),
+        "read": right / max(1, found),
+        "read_at_truth": right_at_truth / max(1, found),
+        "extra": extra,
+    }
 
 
 def scenes(design: str, n: int, seed: int, large_frames: float = 0.0) -> list[Scene]:
@@ -234,7 +243,8 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
         split = error_split(reader_for(deck), frames)
         print(
             f"{label}: {split['anchors']} true index anchors, located {split['located']:.2%}, "
-            f"read right at the peak {split['read']:.2%} (without the faces), extra cards {split['extra']}"
+            f"read right at the peak {split['read']:.2%} and at the true anchor {split['read_at_truth']:.2%} "
+            f"(without the faces), extra cards {split['extra']}"
         )
     deck_reader = reader_for(profile)
     n = min(20, args.frames)

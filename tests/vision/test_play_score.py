@@ -5,9 +5,11 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
-from benchmarks.deck import miss_kind, miss_kinds
+from benchmarks.deck import error_split, miss_kind, miss_kinds, render_frames
 from benchmarks.plays import PlayScore
+from referee_station.vision.reader import MODELS_DIR, CardReader
 from referee_station.vision.strips import cloth_to_strip
 
 
@@ -46,3 +48,20 @@ def test_the_deck_benchmark_names_each_true_card_by_what_it_was_read_as():
     uv = cloth_to_strip("S", anchors)
     got = SimpleNamespace(cards=["Qs", "6h"], anchors=[tuple(uv[0] + 3), tuple(uv[1])])  # 2s not found
     assert miss_kinds("S", truth, got) == ["suit within its colour", "right", "missed"]
+
+
+def test_the_error_split_reads_at_the_true_anchor_what_a_perfect_locator_would_give():
+    """The deck benchmark's split of the misses (#24) reads each located card at the locator's peak and at
+    the true anchor: a locator whose peaks lie 7 px (3.5 mm) off reads fewer cards at its peaks, while the
+    cards at the true anchors read as before, so the split tells a misplaced anchor from a misread index."""
+    if not (MODELS_DIR / "classifier.onnx").exists():
+        pytest.skip("the shipped card-reader models are not in referee_station/models/ yet")
+    frames = render_frames("anglo", 3, seed=4)
+    reader = CardReader.from_onnx()
+    exact = error_split(reader, frames)
+    off = CardReader.from_onnx()
+    off.peaks = lambda out: [(u + 7.0, v - 7.0, s) for u, v, s in reader.peaks(out)]
+    moved = error_split(off, frames)
+    assert exact["anchors"] == moved["anchors"] > 20 and exact["located"] == moved["located"] > 0.9
+    assert exact["read_at_truth"] == moved["read_at_truth"] > 0.9
+    assert moved["read"] < exact["read"] - 0.1
