@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from types import SimpleNamespace
 
 import numpy as np
@@ -52,16 +53,16 @@ def test_the_deck_benchmark_names_each_true_card_by_what_it_was_read_as():
 
 def test_the_error_split_reads_at_the_true_anchor_what_a_perfect_locator_would_give():
     """The deck benchmark's split of the misses (#24) reads each located card at the locator's peak and at
-    the true anchor: a locator whose peaks lie 7 px (3.5 mm) off reads fewer cards at its peaks, while the
-    cards at the true anchors read as before, so the split tells a misplaced anchor from a misread index."""
-    if not (MODELS_DIR / "classifier.onnx").exists():
+    the true anchor: a locator whose peaks lie 12 px (6 mm) right of the anchors, still within the
+    match's tolerance, reads fewer cards at its peaks while the cards at the true anchors read as before,
+    so the split tells a misplaced anchor from a misread index."""
+    if not all((MODELS_DIR / name).exists() for name in ("classifier.onnx", "locator.onnx")):
         pytest.skip("the shipped card-reader models are not in referee_station/models/ yet")
     frames = render_frames("anglo", 3, seed=4)
     reader = CardReader.from_onnx()
-    exact = error_split(reader, frames)
-    off = CardReader.from_onnx()
-    off.peaks = lambda out: [(u + 7.0, v - 7.0, s) for u, v, s in reader.peaks(out)]
-    moved = error_split(off, frames)
+    off = copy.copy(reader)
+    off.peaks = lambda out: [(u + 12.0, v, s) for u, v, s in reader.peaks(out)]
+    exact, moved = error_split(reader, frames, tolerance=20.0), error_split(off, frames, tolerance=20.0)
     assert exact["anchors"] == moved["anchors"] > 20 and exact["located"] == moved["located"] > 0.9
     assert exact["read_at_truth"] == moved["read_at_truth"] > 0.9
-    assert moved["read"] < exact["read"] - 0.1
+    assert moved["read"] < exact["read"] - 0.3
