@@ -72,16 +72,21 @@ def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
     }
 
 
+def nearest(points: np.ndarray, among: np.ndarray, tolerance: float) -> list[int | None]:
+    """For each strip point (u, v), the index of the nearest of ``among`` if it lies within ``tolerance``
+    strip px, else None: how a true index anchor is matched to a read card or a locator peak."""
+    among = np.asarray(among, dtype=float).reshape(-1, 2)
+    if not len(among):
+        return [None] * len(points)
+    dist = np.hypot(*(np.asarray(points, dtype=float)[:, None, :] - among[None, :, :]).transpose(2, 0, 1))
+    return [int(row.argmin()) if row.min() <= tolerance else None for row in dist]
+
+
 def miss_kinds(seat: str, truth, got, tolerance: float = 12.0) -> list[str]:
     """Each true card of a seat as read: the read card whose anchor lies within ``tolerance`` strip px
     of the true index anchor, named by ``miss_kind``."""
-    true_uv = cloth_to_strip(seat, truth.anchors)
-    read_uv = np.array(got.anchors, dtype=float).reshape(-1, 2)
-    out = []
-    for code, uv in zip(truth.cards, true_uv, strict=True):
-        d = np.hypot(*(read_uv - uv).T) if len(read_uv) else np.array([np.inf])
-        out.append(miss_kind(code, got.cards[int(d.argmin())] if d.min() <= tolerance else None))
-    return out
+    matches = nearest(cloth_to_strip(seat, truth.anchors), got.anchors, tolerance)
+    return [miss_kind(code, None if j is None else got.cards[j]) for code, j in zip(truth.cards, matches, strict=True)]
 
 
 def miss_kind(true: str, read: str | None) -> str:
@@ -123,20 +128,17 @@ def error_split(reader: CardReader, frames: list[Rendered], tolerance: float = 1
                 continue
             true_uv = cloth_to_strip(seat, truth.anchors)
             peaks = np.array([(u, v) for u, v, _ in reader.peaks(raw[i])]).reshape(-1, 2)
+            located = [(k, j) for k, j in enumerate(nearest(true_uv, peaks, tolerance)) if j is not None]
+            anchors += len(true_uv)
             if not len(peaks):
-                anchors += len(true_uv)
                 continue
             probs = reader.classify_anchors([(strips[seat], locs[i], u, v) for u, v in peaks])
-            at_truth = reader.classify_anchors([(strips[seat], locs[i], u, v) for u, v in true_uv])
-            dist = np.hypot(*(true_uv[:, None, :] - peaks[None, :, :]).transpose(2, 0, 1))
-            for k, code in enumerate(truth.cards):
-                anchors += 1
-                j = int(dist[k].argmin())
-                if dist[k, j] <= tolerance:
-                    found += 1
-                    right += CLASSES[int(probs[j].argmax())] == code
-                    right_at_truth += CLASSES[int(at_truth[k].argmax())] == code
-            unmatched = dist.min(0) > tolerance
+            at_truth = reader.classify_anchors([(strips[seat], locs[i], *true_uv[k]) for k, _ in located])
+            for (k, j), p_true in zip(located, at_truth, strict=True):
+                found += 1
+                right += CLASSES[int(probs[j].argmax())] == truth.cards[k]
+                right_at_truth += CLASSES[int(p_true.argmax())] == truth.cards[k]
+            unmatched = np.array([m is None for m in nearest(peaks, true_uv, tolerance)])
             extra += int((probs[unmatched].argmax(1) != len(CLASSES) - 1).sum())
     return {
         "anchors": anchors,
