@@ -40,21 +40,30 @@ from referee_station.station.wiring import parse_resolution
 from referee_station.vision.faces import Faces
 from referee_station.vision.geometry import DRAW_ORDER
 from referee_station.vision.reader import CLASSES, CardReader
-from referee_station.vision.strips import cloth_to_strip, locator_input, rectify
+from referee_station.vision.strips import cloth_to_strip, detail, locator_input, rectify
+
+SIZES = {2160: "4K", 1080: "1080p", 720: "720p"}
+"""The benchmark's cameras, by frame height."""
 
 
 def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
     """Exact plays (all, and in 4K, 1080p and 720p frames), card precision and recall over seats with
     readable cards; phantom plays in empty ones; wrong plays the reader called readable; what each
-    true card was read as (``miss_kind``)."""
+    true card was read as (``miss_kind``). Beside them, exact plays in the areas the camera gives the
+    detail the reader's deck needs (``CardReader.needs``), by camera: what a table whose camera passes
+    ``check-camera --deck`` reads (every area, where the reader knows no need)."""
     score = PlayScore()
-    by_size = {2160: PlayScore(), 1080: PlayScore(), 720: PlayScore()}
+    by_size = {h: PlayScore() for h in SIZES}
+    given_need = {h: PlayScore() for h in SIZES}
     kinds: Counter[str] = Counter()
     for frame in frames:
         reading = reader.read(frame.image, frame.corners)
+        short = reader.short_of_detail(detail(frame.corners))
         for seat in DRAW_ORDER:
             score.add(frame.truth[seat], reading.seats[seat])
             by_size[frame.image.shape[0]].add(frame.truth[seat], reading.seats[seat])
+            if seat not in short:
+                given_need[frame.image.shape[0]].add(frame.truth[seat], reading.seats[seat])
             if frame.truth[seat].status == "cards":
                 kinds.update(miss_kinds(seat, frame.truth[seat], reading.seats[seat]))
     return {
@@ -62,6 +71,7 @@ def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
         "plays": score.plays,
         "exact": score.exact_share,
         **{f"exact_{h}": part.exact_share if part.plays else None for h, part in by_size.items()},
+        **{f"given_need_{h}": (part.exact_share, part.plays) for h, part in given_need.items()},
         "precision": score.precision,
         "recall": score.recall,
         "phantom": score.phantom,
@@ -104,12 +114,18 @@ def miss_kind(true: str, read: str | None) -> str:
 
 def table_row(label: str, f: dict[str, float]) -> str:
     """One reader's figures as a row of the printed table."""
-    sizes = " | ".join("–" if f[f"exact_{h}"] is None else f"{f[f'exact_{h}']:.2%}" for h in (2160, 1080, 720))
+    sizes = " | ".join("–" if f[f"exact_{h}"] is None else f"{f[f'exact_{h}']:.2%}" for h in SIZES)
     return (
         f"| {label} | {f['exact']:.2%} of {f['plays']} | {sizes} "
         f"| {f['precision']:.2%} | {f['recall']:.2%} | {f['phantom']}/{f['empties']} "
         f"| {f['taken_wrong']} | {f['sure_wrong']} | {f['held_right']} |"
     )
+
+
+def given_need_line(label: str, f: dict) -> str:
+    """One reader's exact plays in the areas given its deck's need, by camera (``play_figures``)."""
+    parts = [f"{SIZES[h]} {share:.2%} of {n}" for h in SIZES for share, n in [f[f"given_need_{h}"]] if n]
+    return f"{label}, in areas the camera gives the deck's need: " + (", ".join(parts) or "none")
 
 
 def error_split(reader: CardReader, frames: list[Rendered], tolerance: float = 12.0) -> dict[str, float]:
@@ -231,6 +247,7 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
         figures = play_figures(reader, frames)
         rows.append(table_row(label, figures) + f" {(time.monotonic() - started) / len(frames) * 1000:.0f} |")
         kinds.append(f"{label}: true cards read as " + ", ".join(f"{k} {n}" for k, n in figures["kinds"].most_common()))
+        kinds.append(given_need_line(label, figures))
     if args.trained:
         f = play_figures(reader_for(None), render_frames(args.trained, args.frames, args.seed))
         rows.append(table_row(f"generic classifier on {args.trained} (a training design)", f) + " |")

@@ -23,14 +23,13 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from benchmarks.deck import DESIGNS, scenes
+from benchmarks.deck import DESIGNS, SIZES, scenes
 from referee_station.render.render import expose, sensor
 from referee_station.render.scene import Scene
 from referee_station.rules.cards import BIG_JOKER, SMALL_JOKER, Card
 from referee_station.vision.geometry import DRAW_ORDER, apply_h, cloth_to_image
 
 TWIN_SUIT = {"s": "c", "c": "s", "h": "d", "d": "h"}
-SIZES = {2160: "4K", 1080: "1080p", 720: "720p"}
 
 
 def twin(code: str) -> str:

@@ -8,10 +8,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from benchmarks.deck import error_split, miss_kind, miss_kinds, render_frames
+from benchmarks.deck import SIZES, error_split, miss_kind, miss_kinds, play_figures, render_frames
 from benchmarks.plays import PlayScore
-from referee_station.vision.reader import MODELS_DIR, CardReader
-from referee_station.vision.strips import cloth_to_strip
+from referee_station.vision.reader import MODELS_DIR, CardReader, FrameReading, SeatReading
+from referee_station.vision.strips import Need, cloth_to_strip, detail
 
 
 def seat(status: str, *cards: str, confidence: float = 0.95) -> SimpleNamespace:
@@ -66,3 +66,50 @@ def test_the_error_split_reads_at_the_true_anchor_what_a_perfect_locator_would_g
     assert exact["anchors"] == moved["anchors"] > 20 and exact["located"] == moved["located"] > 0.9
     assert exact["read_at_truth"] == moved["read_at_truth"] > 0.9
     assert moved["read"] < exact["read"] - 0.3
+
+
+class ShortSightedReader:
+    """Reads every frame's truth, but swaps the first two cards of each area the camera gives less
+    detail than ``needs``: a reader whose deck reads right only where the camera gives it its need."""
+
+    def __init__(self, frames, needs: Need) -> None:
+        self.truth = {id(frame.image): frame.truth for frame in frames}
+        self.needs = needs
+
+    short_of_detail = CardReader.short_of_detail
+
+    def read(self, image: np.ndarray, corners: np.ndarray) -> FrameReading:
+        short = self.short_of_detail(detail(corners))
+        seats = {}
+        for name, truth in self.truth[id(image)].items():
+            cards = list(truth.cards)
+            if name in short:
+                cards[:2] = cards[1::-1]
+            status = truth.status if truth.status in ("empty", "cards", "occluded") else "unreadable"
+            anchors = [tuple(uv) for uv in cloth_to_strip(name, truth.anchors)]
+            seats[name] = SeatReading(cards, [0.95] * len(cards), status, anchors)
+        return FrameReading(seats, {})
+
+
+def test_the_deck_benchmark_reads_apart_the_areas_the_camera_gives_the_decks_need():
+    """What a table whose camera passes ``check-camera --deck`` reads (#24): exact plays counted over the
+    areas given the deck's need apart from all areas, so a reader that misreads only short areas reads
+    all of the others right, and none of the short ones counts there."""
+    frames = render_frames("anglo", 8, seed=4)
+    px = sorted(v for frame in frames for v in detail(frame.corners).values())
+    needs = Need(px[len(px) // 2])
+    reader = ShortSightedReader(frames, needs)
+    figures = play_figures(reader, frames)
+    readable_pairs = [
+        (frame.image.shape[0], seat)
+        for frame in frames
+        for seat, px_per_cm in detail(frame.corners).items()
+        if frame.truth[seat].status == "cards" and len(set(frame.truth[seat].cards[:2])) == 2 and needs.short(px_per_cm)
+    ]
+    assert readable_pairs, "some short area must hold two different cards to misread"
+    assert figures["exact"] < 1.0
+    given = {h: figures[f"given_need_{h}"] for h in SIZES}
+    assert all(share == 1.0 for share, n in given.values() if n)
+    assert 0 < sum(n for _, n in given.values()) < figures["plays"]
+    everywhere = play_figures(ShortSightedReader(frames, Need(0.0)), frames)
+    assert sum(n for _, n in (everywhere[f"given_need_{h}"] for h in SIZES)) == everywhere["plays"]
