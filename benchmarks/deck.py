@@ -11,6 +11,8 @@ design it trained on: the level to reach). Last, it reads frames of another desi
 the mismatch check firing. Seats truly occluded or face down are left out of the play figures.
 ``--large-frames S`` has a share S of the frames seen by a 4K camera (a column of their own);
 ``--profile-only`` reads with the registered profile alone (and the same trusted under its need of detail).
+Each reader that knows its deck's need of detail also prints its exact plays in the areas the camera gives
+that need, by camera: what a table whose camera passes ``check-camera --deck`` reads.
 The photos are taken at 4K, as docs/deck.md advises organisers (``--photos-resolution 1920x1080``: at 1080p).
 """
 
@@ -247,7 +249,8 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
         figures = play_figures(reader, frames)
         rows.append(table_row(label, figures) + f" {(time.monotonic() - started) / len(frames) * 1000:.0f} |")
         kinds.append(f"{label}: true cards read as " + ", ".join(f"{k} {n}" for k, n in figures["kinds"].most_common()))
-        kinds.append(given_need_line(label, figures))
+        if reader.needs is not None:
+            kinds.append(given_need_line(label, figures))
     if args.trained:
         f = play_figures(reader_for(None), render_frames(args.trained, args.frames, args.seed))
         rows.append(table_row(f"generic classifier on {args.trained} (a training design)", f) + " |")
