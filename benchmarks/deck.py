@@ -73,7 +73,7 @@ def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
         "plays": score.plays,
         "exact": score.exact_share,
         **{f"exact_{h}": part.exact_share if part.plays else None for h, part in by_size.items()},
-        **{f"given_need_{h}": (part.exact_share, part.plays) for h, part in given_need.items()},
+        "given_need": given_need,
         "precision": score.precision,
         "recall": score.recall,
         "phantom": score.phantom,
@@ -124,9 +124,9 @@ def table_row(label: str, f: dict[str, float]) -> str:
     )
 
 
-def given_need_line(label: str, f: dict) -> str:
+def given_need_line(label: str, given_need: dict[int, PlayScore]) -> str:
     """One reader's exact plays in the areas given its deck's need, by camera (``play_figures``)."""
-    parts = [f"{SIZES[h]} {share:.2%} of {n}" for h in SIZES for share, n in [f[f"given_need_{h}"]] if n]
+    parts = [f"{SIZES[h]} {part.exact_share:.2%} of {part.plays}" for h, part in given_need.items() if part.plays]
     return f"{label}, in areas the camera gives the deck's need: " + (", ".join(parts) or "none")
 
 
@@ -243,24 +243,26 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
         readers += trusted_reader(profile)
     else:
         readers = [("generic classifier", reader_for(None)), *readers, *variant_readers(profile)]
-    rows, kinds = [], []
+    rows, lines = [], []
     for label, reader in readers:
         started = time.monotonic()
         figures = play_figures(reader, frames)
         rows.append(table_row(label, figures) + f" {(time.monotonic() - started) / len(frames) * 1000:.0f} |")
-        kinds.append(f"{label}: true cards read as " + ", ".join(f"{k} {n}" for k, n in figures["kinds"].most_common()))
+        lines.append(f"{label}: true cards read as " + ", ".join(f"{k} {n}" for k, n in figures["kinds"].most_common()))
         if reader.needs is not None:
-            kinds.append(given_need_line(label, figures))
+            lines.append(given_need_line(label, figures["given_need"]))
     if args.trained:
         f = play_figures(reader_for(None), render_frames(args.trained, args.frames, args.seed))
         rows.append(table_row(f"generic classifier on {args.trained} (a training design)", f) + " |")
     print(
-        "| reader | exact plays | in 4K frames | in 1080p frames | in 720p frames | card precision | card recall "
+        "| reader | exact plays | "
+        + " | ".join(f"in {name} frames" for name in SIZES.values())
+        + " | card precision | card recall "
         "| phantom plays | wrong plays called readable | of them sure for the referee | right plays held doubtful "
         "| ms per frame |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
     )
     print("\n".join(rows))
-    print("\n".join(kinds))
+    print("\n".join(lines))
     for label, deck in [("generic classifier", None), ("registered profile", profile)][args.profile_only :]:
         split = error_split(reader_for(deck), frames)
         print(
