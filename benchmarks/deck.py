@@ -61,18 +61,19 @@ def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
     for frame in frames:
         reading = reader.read(frame.image, frame.corners)
         short = reader.short_of_detail(detail(frame.corners))
+        height = frame.image.shape[0]
         for seat in DRAW_ORDER:
             score.add(frame.truth[seat], reading.seats[seat])
-            by_size[frame.image.shape[0]].add(frame.truth[seat], reading.seats[seat])
+            by_size[height].add(frame.truth[seat], reading.seats[seat])
             if seat not in short:
-                given_need[frame.image.shape[0]].add(frame.truth[seat], reading.seats[seat])
+                given_need[height].add(frame.truth[seat], reading.seats[seat])
             if frame.truth[seat].status == "cards":
                 kinds.update(miss_kinds(seat, frame.truth[seat], reading.seats[seat]))
     return {
         "kinds": kinds,
         "plays": score.plays,
         "exact": score.exact_share,
-        **{f"exact_{h}": part.exact_share if part.plays else None for h, part in by_size.items()},
+        "by_size": by_size,
         "given_need": given_need,
         "precision": score.precision,
         "recall": score.recall,
@@ -114,9 +115,9 @@ def miss_kind(true: str, read: str | None) -> str:
     return "rank" if true[1] == read[1] else "rank and suit"
 
 
-def table_row(label: str, f: dict[str, float]) -> str:
+def table_row(label: str, f: dict) -> str:
     """One reader's figures as a row of the printed table."""
-    sizes = " | ".join("–" if f[f"exact_{h}"] is None else f"{f[f'exact_{h}']:.2%}" for h in SIZES)
+    sizes = " | ".join(f"{part.exact_share:.2%}" if part.plays else "–" for part in f["by_size"].values())
     return (
         f"| {label} | {f['exact']:.2%} of {f['plays']} | {sizes} "
         f"| {f['precision']:.2%} | {f['recall']:.2%} | {f['phantom']}/{f['empties']} "
@@ -254,13 +255,10 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
     if args.trained:
         f = play_figures(reader_for(None), render_frames(args.trained, args.frames, args.seed))
         rows.append(table_row(f"generic classifier on {args.trained} (a training design)", f) + " |")
-    print(
-        "| reader | exact plays | "
-        + " | ".join(f"in {name} frames" for name in SIZES.values())
-        + " | card precision | card recall "
-        "| phantom plays | wrong plays called readable | of them sure for the referee | right plays held doubtful "
-        "| ms per frame |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
-    )
+    columns = ["reader", "exact plays", *(f"in {name} frames" for name in SIZES.values()), "card precision"]
+    columns += ["card recall", "phantom plays", "wrong plays called readable", "of them sure for the referee"]
+    columns += ["right plays held doubtful", "ms per frame"]
+    print("| " + " | ".join(columns) + " |\n" + "|---" * len(columns) + "|")
     print("\n".join(rows))
     print("\n".join(lines))
     for label, deck in [("generic classifier", None), ("registered profile", profile)][args.profile_only :]:
