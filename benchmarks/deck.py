@@ -10,7 +10,8 @@ precision/recall, phantom plays and read time for each (``--trained anglo`` adds
 design it trained on: the level to reach). Last, it reads frames of another design with the profile to show
 the mismatch check firing. Seats truly occluded or face down are left out of the play figures.
 ``--large-frames S`` has a share S of the frames seen by a 4K camera (a column of their own);
-``--profile-only`` reads with the registered profile alone (and the same trusted under its need of detail).
+``--profile-only`` reads with the registered profile alone (and the same trusted under its need of detail);
+``--missed-sheet FILE`` writes the index crops of the true cards the profile missed, labelled (``missed_sheet``).
 Each reader that knows its deck's need of detail also prints its exact plays in the areas the camera gives
 that need, by camera: what a table whose camera passes ``check-camera --deck`` reads.
 The photos are taken at 4K, as docs/deck.md advises organisers (``--photos-resolution 1920x1080``: at 1080p).
@@ -23,6 +24,7 @@ import dataclasses
 import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -42,23 +44,27 @@ from referee_station.station.wiring import parse_resolution
 from referee_station.vision.faces import Faces
 from referee_station.vision.geometry import DRAW_ORDER
 from referee_station.vision.reader import CLASSES, CardReader
-from referee_station.vision.strips import cloth_to_strip, detail, locator_input, rectify
+from referee_station.vision.strips import CROP_H, CROP_W, cloth_to_strip, crop_index, detail, locator_input, rectify
 
 SIZES = {2160: "4K", 1080: "1080p", 720: "720p"}
 """The benchmark's cameras, by frame height."""
+SHEET_ZOOM = 3
+"""How many times ``missed_sheet`` enlarges each crop."""
 
 
 def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
     """Exact plays (all, and in 4K, 1080p and 720p frames), card precision and recall over seats with
     readable cards; phantom plays in empty ones; wrong plays the reader called readable; what each
-    true card was read as (``miss_kind``). Beside them, exact plays in the areas the camera gives the
-    detail the reader's deck needs (``CardReader.needs``), by camera: what a table whose camera passes
-    ``check-camera --deck`` reads (every area, where the reader knows no need)."""
+    true card was read as (``miss_kind``) and where each miss lies (``Miss``, for ``missed_sheet``).
+    Beside them, exact plays in the areas the camera gives the detail the reader's deck needs
+    (``CardReader.needs``), by camera: what a table whose camera passes ``check-camera --deck`` reads
+    (every area, where the reader knows no need)."""
     score = PlayScore()
     by_size = {h: PlayScore() for h in SIZES}
     given_need = {h: PlayScore() for h in SIZES}
     kinds: Counter[str] = Counter()
-    for frame in frames:
+    missed: list[Miss] = []
+    for index, frame in enumerate(frames):
         reading = reader.read(frame.image, frame.corners)
         short = reader.short_of_detail(detail(frame.corners))
         height = frame.image.shape[0]
@@ -68,9 +74,17 @@ def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
             if seat not in short:
                 given_need[height].add(frame.truth[seat], reading.seats[seat])
             if frame.truth[seat].status == "cards":
-                kinds.update(miss_kinds(seat, frame.truth[seat], reading.seats[seat]))
+                truth, read = frame.truth[seat], read_as(seat, frame.truth[seat], reading.seats[seat])
+                kinds.update(miss_kind(code, got) for code, got in zip(truth.cards, read, strict=True))
+                uv = cloth_to_strip(seat, truth.anchors)
+                missed += [
+                    Miss(index, seat, (float(uv[k][0]), float(uv[k][1])), code, got)
+                    for k, (code, got) in enumerate(zip(truth.cards, read, strict=True))
+                    if got != code
+                ]
     return {
         "kinds": kinds,
+        "missed": missed,
         "plays": score.plays,
         "exact": score.exact_share,
         "by_size": by_size,
@@ -95,11 +109,43 @@ def nearest(points: np.ndarray, among: np.ndarray, tolerance: float) -> list[int
     return [int(row.argmin()) if row.min() <= tolerance else None for row in dist]
 
 
-def miss_kinds(seat: str, truth, got, tolerance: float = 12.0) -> list[str]:
+def read_as(seat: str, truth, got, tolerance: float = 12.0) -> list[str | None]:
     """Each true card of a seat as read: the read card whose anchor lies within ``tolerance`` strip px
-    of the true index anchor, named by ``miss_kind``."""
+    of the true index anchor (None: no card read there)."""
     matches = nearest(cloth_to_strip(seat, truth.anchors), got.anchors, tolerance)
-    return [miss_kind(code, None if j is None else got.cards[j]) for code, j in zip(truth.cards, matches, strict=True)]
+    return [None if j is None else got.cards[j] for j in matches]
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A true card read as another or not found: where its index lies, so that its crop can be shown."""
+
+    frame: int
+    """Its frame's place in the benchmark's list."""
+    seat: str
+    anchor: tuple[float, float]
+    """Its true index anchor, strip px of the seat."""
+    true: str
+    read: str | None
+
+
+def missed_sheet(frames: list[Rendered], missed: list[Miss], width: float, columns: int = 12) -> np.ndarray:
+    """The missed cards' index crops at their true anchors, as the reader's classifiers get them (``width``
+    cm wide, squeezed), enlarged ``SHEET_ZOOM`` times in rows of ``columns``, each labelled "true>read
+    px/cm" (read "-": no card found there): whether a miss is legible at all, which no share tells."""
+    tiles, strips = [], {}
+    for miss in missed:
+        frame = frames[miss.frame]
+        if miss.frame not in strips:
+            strips = {miss.frame: rectify(frame.image, frame.corners)}
+        crop = crop_index(strips[miss.frame][miss.seat], *miss.anchor, width=width)
+        tile = cv2.resize(crop, None, fx=SHEET_ZOOM, fy=SHEET_ZOOM, interpolation=cv2.INTER_NEAREST)
+        label = f"{miss.true}>{miss.read or '-'} {detail(frame.corners)[miss.seat]:.1f}"
+        cv2.putText(tile, label, (2, tile.shape[0] - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.35, (0, 0, 255), 1, cv2.LINE_AA)
+        tiles.append(tile)
+    blank = np.zeros((CROP_H * SHEET_ZOOM, CROP_W * SHEET_ZOOM, 3), np.uint8)
+    tiles += [blank] * (-len(tiles) % columns if tiles else columns)
+    return np.vstack([np.hstack(tiles[i : i + columns]) for i in range(0, len(tiles), columns)])
 
 
 def miss_kind(true: str, read: str | None) -> str:
@@ -248,6 +294,9 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
     for label, reader in readers:
         started = time.monotonic()
         figures = play_figures(reader, frames)
+        if args.missed_sheet and label == "registered profile":
+            cv2.imwrite(str(args.missed_sheet), missed_sheet(frames, figures["missed"], m.index_width))
+            lines.append(f"{label}: {len(figures['missed'])} missed cards' index crops in {args.missed_sheet}")
         rows.append(table_row(label, figures) + f" {(time.monotonic() - started) / len(frames) * 1000:.0f} |")
         lines.append(f"{label}: true cards read as " + ", ".join(f"{k} {n}" for k, n in figures["kinds"].most_common()))
         if reader.needs is not None:
@@ -299,11 +348,12 @@ def main() -> None:
     parser.add_argument(
         "--large-frames", type=float, default=0.0, help="share of the frames seen by a 4K camera (default none)"
     )
+    parser.add_argument("--missed-sheet", type=Path, help="write the profile's missed cards' index crops here (PNG)")
     args = parser.parse_args()
     cv2.setNumThreads(2)
     names = args.design or sorted(DESIGNS)
-    if (args.deck or args.save) and len(names) != 1:
-        parser.error("--deck and --save need one --design")
+    if (args.deck or args.save or args.missed_sheet) and len(names) != 1:
+        parser.error("--deck, --save and --missed-sheet need one --design")
     for name in names:
         bench_design(DESIGNS[name](), args)
 
