@@ -11,7 +11,7 @@ design it trained on: the level to reach). Last, it reads frames of another desi
 the mismatch check firing. Seats truly occluded or face down are left out of the play figures.
 ``--large-frames S`` has a share S of the frames seen by a 4K camera (a column of their own);
 ``--profile-only`` reads with the registered profile alone (and the same trusted under its need of detail);
-``--missed-sheet FILE`` writes the index crops of the true cards the profile missed, labelled (``missed_sheet``).
+``--misread-sheet FILE`` writes the index crops of the true cards the profile did not read right (``misread_sheet``).
 Each reader that knows its deck's need of detail also prints its exact plays in the areas the camera gives
 that need, by camera: what a table whose camera passes ``check-camera --deck`` reads.
 The photos are taken at 4K, as docs/deck.md advises organisers (``--photos-resolution 1920x1080``: at 1080p).
@@ -24,7 +24,6 @@ import dataclasses
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -49,13 +48,15 @@ from referee_station.vision.strips import CROP_H, CROP_W, cloth_to_strip, crop_i
 SIZES = {2160: "4K", 1080: "1080p", 720: "720p"}
 """The benchmark's cameras, by frame height."""
 SHEET_ZOOM = 3
-"""How many times ``missed_sheet`` enlarges each crop."""
+"""How many times ``misread_sheet`` enlarges each crop."""
+PROFILE = "registered profile"
+"""The label of the reader of the profile as registered (the one ``--misread-sheet`` shows)."""
 
 
 def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
     """Exact plays (all, and in 4K, 1080p and 720p frames), card precision and recall over seats with
     readable cards; phantom plays in empty ones; wrong plays the reader called readable; what each
-    true card was read as (``miss_kind``) and where each miss lies (``Miss``, for ``missed_sheet``).
+    true card was read as (``miss_kind``) and where each card not read right lies (``Misread``).
     Beside them, exact plays in the areas the camera gives the detail the reader's deck needs
     (``CardReader.needs``), by camera: what a table whose camera passes ``check-camera --deck`` reads
     (every area, where the reader knows no need)."""
@@ -63,7 +64,7 @@ def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
     by_size = {h: PlayScore() for h in SIZES}
     given_need = {h: PlayScore() for h in SIZES}
     kinds: Counter[str] = Counter()
-    missed: list[Miss] = []
+    misread: list[Misread] = []
     for index, frame in enumerate(frames):
         reading = reader.read(frame.image, frame.corners)
         short = reader.short_of_detail(detail(frame.corners))
@@ -74,17 +75,17 @@ def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
             if seat not in short:
                 given_need[height].add(frame.truth[seat], reading.seats[seat])
             if frame.truth[seat].status == "cards":
-                truth, read = frame.truth[seat], read_as(seat, frame.truth[seat], reading.seats[seat])
+                truth, uv = frame.truth[seat], cloth_to_strip(seat, frame.truth[seat].anchors)
+                read = read_as(uv, reading.seats[seat])
                 kinds.update(miss_kind(code, got) for code, got in zip(truth.cards, read, strict=True))
-                uv = cloth_to_strip(seat, truth.anchors)
-                missed += [
-                    Miss(index, seat, (float(uv[k][0]), float(uv[k][1])), code, got)
-                    for k, (code, got) in enumerate(zip(truth.cards, read, strict=True))
+                misread += [
+                    Misread(index, seat, (float(u), float(v)), code, got)
+                    for (u, v), code, got in zip(uv, truth.cards, read, strict=True)
                     if got != code
                 ]
     return {
         "kinds": kinds,
-        "missed": missed,
+        "misread": misread,
         "plays": score.plays,
         "exact": score.exact_share,
         "by_size": by_size,
@@ -109,38 +110,42 @@ def nearest(points: np.ndarray, among: np.ndarray, tolerance: float) -> list[int
     return [int(row.argmin()) if row.min() <= tolerance else None for row in dist]
 
 
-def read_as(seat: str, truth, got, tolerance: float = 12.0) -> list[str | None]:
-    """Each true card of a seat as read: the read card whose anchor lies within ``tolerance`` strip px
-    of the true index anchor (None: no card read there)."""
-    matches = nearest(cloth_to_strip(seat, truth.anchors), got.anchors, tolerance)
-    return [None if j is None else got.cards[j] for j in matches]
+def read_as(true_uv: np.ndarray, got, tolerance: float = 12.0) -> list[str | None]:
+    """Each true card of a seat as read, given its true index anchors (strip px): the read card whose
+    anchor lies within ``tolerance`` strip px of it (None: no card read there)."""
+    return [None if j is None else got.cards[j] for j in nearest(true_uv, got.anchors, tolerance)]
 
 
-@dataclass(frozen=True)
-class Miss:
-    """A true card read as another or not found: where its index lies, so that its crop can be shown."""
+@dataclasses.dataclass(frozen=True)
+class Misread:
+    """A true card not read as itself (read as another, or not found): where its index lies, so that
+    its crop can be shown (``misread_sheet``)."""
 
     frame: int
     """Its frame's place in the benchmark's list."""
     seat: str
+    """The play area it lies in."""
     anchor: tuple[float, float]
     """Its true index anchor, strip px of the seat."""
     true: str
+    """The card's code."""
     read: str | None
+    """What the reader read there; None: no card."""
 
 
-def missed_sheet(frames: list[Rendered], missed: list[Miss], width: float, columns: int = 12) -> np.ndarray:
-    """The missed cards' index crops at their true anchors, as the reader's classifiers get them (``width``
-    cm wide, squeezed), enlarged ``SHEET_ZOOM`` times in rows of ``columns``, each labelled "true>read
-    px/cm" (read "-": no card found there): whether a miss is legible at all, which no share tells."""
-    tiles, strips = [], {}
-    for miss in missed:
-        frame = frames[miss.frame]
-        if miss.frame not in strips:
-            strips = {miss.frame: rectify(frame.image, frame.corners)}
-        crop = crop_index(strips[miss.frame][miss.seat], *miss.anchor, width=width)
+def misread_sheet(frames: list[Rendered], misread: list[Misread], width: float, columns: int = 12) -> np.ndarray:
+    """The index crops of the cards not read right, cut at their true anchors as the classifiers would
+    get them there (``width`` cm wide, squeezed), enlarged ``SHEET_ZOOM`` times in rows of ``columns``,
+    each labelled "true>read" and the area's px/cm (read "-": no card found there): whether a card was
+    legible at all, which no share tells."""
+    tiles, last, strips = [], None, {}
+    for card in misread:
+        frame = frames[card.frame]
+        if card.frame != last:  # the cards come in frame order: each frame rectified once
+            last, strips = card.frame, rectify(frame.image, frame.corners)
+        crop = crop_index(strips[card.seat], *card.anchor, width=width)
         tile = cv2.resize(crop, None, fx=SHEET_ZOOM, fy=SHEET_ZOOM, interpolation=cv2.INTER_NEAREST)
-        label = f"{miss.true}>{miss.read or '-'} {detail(frame.corners)[miss.seat]:.1f}"
+        label = f"{card.true}>{card.read or '-'} {detail(frame.corners)[card.seat]:.1f}"
         cv2.putText(tile, label, (2, tile.shape[0] - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.35, (0, 0, 255), 1, cv2.LINE_AA)
         tiles.append(tile)
     blank = np.zeros((CROP_H * SHEET_ZOOM, CROP_W * SHEET_ZOOM, 3), np.uint8)
@@ -285,7 +290,7 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
     started = time.monotonic()
     frames = render_frames(design, args.frames, args.seed, args.large_frames)
     print(f"rendered {len(frames)} frames of {design}: {time.monotonic() - started:.0f} s")
-    readers = [("registered profile", reader_for(profile))]
+    readers = [(PROFILE, reader_for(profile))]
     if args.profile_only:
         readers += trusted_reader(profile)
     else:
@@ -294,10 +299,11 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
     for label, reader in readers:
         started = time.monotonic()
         figures = play_figures(reader, frames)
-        if args.missed_sheet and label == "registered profile":
-            cv2.imwrite(str(args.missed_sheet), missed_sheet(frames, figures["missed"], m.index_width))
-            lines.append(f"{label}: {len(figures['missed'])} missed cards' index crops in {args.missed_sheet}")
         rows.append(table_row(label, figures) + f" {(time.monotonic() - started) / len(frames) * 1000:.0f} |")
+        if args.misread_sheet and label == PROFILE:
+            if not cv2.imwrite(str(args.misread_sheet), misread_sheet(frames, figures["misread"], m.index_width)):
+                raise SystemExit(f"could not write {args.misread_sheet}")
+            lines.append(f"{label}: the {len(figures['misread'])} cards not read right, in {args.misread_sheet}")
         lines.append(f"{label}: true cards read as " + ", ".join(f"{k} {n}" for k, n in figures["kinds"].most_common()))
         if reader.needs is not None:
             lines.append(given_need_line(label, figures["given_need"]))
@@ -310,7 +316,7 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
     print("| " + " | ".join(columns) + " |\n" + "|---" * len(columns) + "|")
     print("\n".join(rows))
     print("\n".join(lines))
-    for label, deck in [("generic classifier", None), ("registered profile", profile)][args.profile_only :]:
+    for label, deck in [("generic classifier", None), (PROFILE, profile)][args.profile_only :]:
         split = error_split(reader_for(deck), frames)
         print(
             f"{label}: {split['anchors']} true index anchors, located {split['located']:.2%}, "
@@ -348,12 +354,18 @@ def main() -> None:
     parser.add_argument(
         "--large-frames", type=float, default=0.0, help="share of the frames seen by a 4K camera (default none)"
     )
-    parser.add_argument("--missed-sheet", type=Path, help="write the profile's missed cards' index crops here (PNG)")
+    parser.add_argument(
+        "--misread-sheet",
+        type=Path,
+        help="write the index crops of the cards the profile did not read right (.png, .jpg)",
+    )
     args = parser.parse_args()
     cv2.setNumThreads(2)
     names = args.design or sorted(DESIGNS)
-    if (args.deck or args.save or args.missed_sheet) and len(names) != 1:
-        parser.error("--deck, --save and --missed-sheet need one --design")
+    if (args.deck or args.save or args.misread_sheet) and len(names) != 1:
+        parser.error("--deck, --save and --misread-sheet need one --design")
+    if args.misread_sheet and not args.misread_sheet.parent.is_dir():
+        parser.error(f"--misread-sheet: no folder {args.misread_sheet.parent}")
     for name in names:
         bench_design(DESIGNS[name](), args)
 

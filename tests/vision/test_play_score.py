@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from types import SimpleNamespace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -12,8 +13,8 @@ from benchmarks.deck import (
     SHEET_ZOOM,
     SIZES,
     error_split,
+    misread_sheet,
     miss_kind,
-    missed_sheet,
     play_figures,
     read_as,
     render_frames,
@@ -21,7 +22,7 @@ from benchmarks.deck import (
 from benchmarks.plays import PlayScore
 from referee_station.render.render import Rendered
 from referee_station.vision.reader import MODELS_DIR, CardReader, FrameReading, SeatReading
-from referee_station.vision.strips import CROP_H, CROP_W, Need, cloth_to_strip, detail
+from referee_station.vision.strips import CROP_H, CROP_W, Need, cloth_to_strip, crop_index, detail, rectify
 
 
 def seat(status: str, *cards: str, confidence: float = 0.95) -> SimpleNamespace:
@@ -58,7 +59,9 @@ def test_the_deck_benchmark_names_each_true_card_by_what_it_was_read_as():
     truth = SimpleNamespace(cards=("Qc", "6h", "2s"), anchors=anchors)
     uv = cloth_to_strip("S", anchors)
     got = SimpleNamespace(cards=["Qs", "6h"], anchors=[tuple(uv[0] + 3), tuple(uv[1])])  # 2s not found
-    assert read_as("S", truth, got) == ["Qs", "6h", None]
+    assert read_as(uv, got) == ["Qs", "6h", None]
+    kinds = [miss_kind(code, read) for code, read in zip(truth.cards, read_as(uv, got), strict=True)]
+    assert kinds == ["suit within its colour", "right", "missed"]
 
 
 def test_the_error_split_reads_at_the_true_anchor_what_a_perfect_locator_would_give():
@@ -123,32 +126,44 @@ def test_the_deck_benchmark_reads_apart_the_areas_the_camera_gives_the_decks_nee
     assert everywhere.keys() == SIZES.keys() and sum(part.plays for part in everywhere.values()) == len(plays)
 
 
-def test_the_deck_benchmark_shows_each_missed_card_as_its_classifiers_saw_it():
-    """Whether a miss is legible at all (#24: the ``sans`` deck's suit mark is a 4 px dot at 1080p) is
-    seen, not counted: every true card the reader swapped is a miss at its true anchor, named by what
-    it was read as, and the sheet holds one enlarged index crop per miss, the blank rest dark."""
+def test_the_deck_benchmark_shows_each_card_not_read_right_as_the_classifiers_would_get_it():
+    """Whether a card was legible at all (#24: the ``sans`` deck's suit mark is a 4 px dot at 1080p) is
+    seen, not counted: every true card the reader swapped is listed at its true anchor, named by what it
+    was read as, and the sheet holds its index crop there, enlarged, at the generic width and squeezed
+    from a wider index, the blank rest dark."""
     frames = render_frames("anglo", 8, seed=4)
     px = sorted(v for frame in frames for v in detail(frame.corners).values())
     reader = ShortSightedReader(frames, Need(px[len(px) // 2]))
     swapped = [
-        (i, seat, code, other)
+        (i, seat, tuple(uv), code, other)
         for i, frame in enumerate(frames)
         for seat in reader.short_of_detail(detail(frame.corners))
         if frame.truth[seat].status == "cards"
-        for code, other in zip(frame.truth[seat].cards[:2], frame.truth[seat].cards[1::-1], strict=False)
+        for uv, code, other in zip(
+            cloth_to_strip(seat, frame.truth[seat].anchors),
+            frame.truth[seat].cards[:2],
+            frame.truth[seat].cards[1::-1],
+            strict=False,
+        )
         if code != other
     ]
-    missed = play_figures(reader, frames)["missed"]
-    assert swapped and [(m.frame, m.seat, m.true, m.read) for m in missed] == swapped
-    first = missed[0]
-    assert np.allclose(first.anchor, cloth_to_strip(first.seat, frames[first.frame].truth[first.seat].anchors)[0])
-    columns = len(missed) - 1  # two rows, the second one tile and the rest blank
-    sheet = missed_sheet(frames, missed, 1.6, columns=columns)
+    misread = play_figures(reader, frames)["misread"]
+    assert [(m.frame, m.seat, m.true, m.read) for m in misread] == [(i, s, c, o) for i, s, _, c, o in swapped]
+    assert all(np.allclose(m.anchor, uv) for m, (_, _, uv, _, _) in zip(misread, swapped, strict=True))
+    assert len({m.frame for m in misread}) >= 2 and len(misread) >= 3
     tile_h, tile_w = CROP_H * SHEET_ZOOM, CROP_W * SHEET_ZOOM
-    assert len(missed) >= 3 and sheet.shape == (2 * tile_h, columns * tile_w, 3)
-    filled = [
-        sheet[r * tile_h : (r + 1) * tile_h, c * tile_w : (c + 1) * tile_w].mean()
-        for r in range(2)
-        for c in range(columns)
-    ]
-    assert all(v > 40 for v in filled[: len(missed)]) and not any(filled[len(missed) :])
+    columns = len(misread) - 1  # two rows, the second one tile and the rest blank
+    for width in (1.6, 2.2):
+        sheet = misread_sheet(frames, misread, width, columns=columns)
+        assert sheet.shape == (2 * tile_h, columns * tile_w, 3)
+        tiles = [
+            sheet[r * tile_h : (r + 1) * tile_h, c * tile_w : (c + 1) * tile_w]
+            for r in range(2)
+            for c in range(columns)
+        ]
+        for card, tile in zip(misread, tiles, strict=False):  # each crop as cut there, above its label
+            frame = frames[card.frame]
+            crop = crop_index(rectify(frame.image, frame.corners)[card.seat], *card.anchor, width=width)
+            big = cv2.resize(crop, None, fx=SHEET_ZOOM, fy=SHEET_ZOOM, interpolation=cv2.INTER_NEAREST)
+            assert np.array_equal(tile[: tile_h - 20], big[: tile_h - 20])
+        assert not any(tile.any() for tile in tiles[len(misread) :])
