@@ -49,6 +49,8 @@ SIZES = {2160: "4K", 1080: "1080p", 720: "720p"}
 """The benchmark's cameras, by frame height."""
 SHEET_ZOOM = 3
 """How many times ``misread_sheet`` enlarges each crop."""
+SHEET_SUFFIXES = (".png", ".jpg", ".jpeg")
+"""The image files ``--misread-sheet`` writes (OpenCV picks the format by the suffix)."""
 PROFILE = "registered profile"
 """The label of the reader of the profile as registered (the one ``--misread-sheet`` shows)."""
 
@@ -366,6 +368,8 @@ def main() -> None:
         parser.error("--deck, --save and --misread-sheet need one --design")
     if args.misread_sheet and not args.misread_sheet.parent.is_dir():
         parser.error(f"--misread-sheet: no folder {args.misread_sheet.parent}")
+    if args.misread_sheet and args.misread_sheet.suffix.lower() not in SHEET_SUFFIXES:
+        parser.error(f"--misread-sheet: {args.misread_sheet.name} is not one of {', '.join(SHEET_SUFFIXES)}")
     for name in names:
         bench_design(DESIGNS[name](), args)
 
