@@ -122,15 +122,29 @@ def _mean_confidence(classify, crops: np.ndarray, labels: np.ndarray) -> tuple[f
     return float((probs.argmax(1) == labels).mean()), float(probs[cards].max(1).mean())
 
 
-def _finetune(jobs: dict[str, tuple[dict[str, np.ndarray], int]], model_dir: Path, threads: int) -> dict[str, bytes]:
+TRAIN_MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
+"""glibc settings for the fine-tuning subprocesses: a training step's tensors (up to 16 MB) then stay in
+the heap between steps instead of going back to the kernel each time, which cost a classifier's
+fine-tuning a quarter of its time in page faults (docs/deck.md, registration's time). Other C libraries
+ignore them."""
+
+
+def _finetune(
+    jobs: dict[str, tuple[dict[str, np.ndarray], int]],
+    model_dir: Path,
+    threads: int,
+    log: Callable[[str], None] = lambda _: None,
+) -> dict[str, bytes]:
     """Fine-tune each generic network ``jobs`` names by its file (``classifier.onnx``, … : crops and
     labels; ``locator.onnx``: strips; with its epochs), each in its own torch subprocess, ``threads`` of
-    them at a time (the next starts as soon as one ends). The fitted ONNX models, serialised, by file."""
+    them at a time (the next starts as soon as one ends), logging each one's time as it ends. The fitted
+    ONNX models, serialised, by file."""
     python = train_python()
     each = str(max(1, threads // len(jobs)))
+    env = os.environ | TRAIN_MALLOC
     with tempfile.TemporaryDirectory() as tmp:
         saved: dict[int, Path] = {}  # the classifiers share one crop set: written once
-        waiting, running = list(jobs.items()), {}
+        waiting, running, started = list(jobs.items()), {}, {}
         try:
             while waiting or running:
                 while waiting and len(running) < max(1, threads):
@@ -142,12 +156,14 @@ def _finetune(jobs: dict[str, tuple[dict[str, np.ndarray], int]], model_dir: Pat
                     cmd += ["--strips" if name == LOCATOR_FILE else "--crops", str(saved[id(arrays)])]
                     cmd += ["--out", str(Path(tmp) / name), "--epochs", str(epochs), "--threads", each]
                     with open(Path(tmp) / f"{name}.err", "w") as err:  # a file: a full pipe would stall it
-                        running[name] = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=err)
+                        running[name] = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=err)
+                    started[name] = time.monotonic()
                 done = [name for name, proc in running.items() if proc.poll() is not None]
                 for name in done:
                     if running.pop(name).returncode != 0:
                         err = (Path(tmp) / f"{name}.err").read_text()[-2000:]
                         raise RegistrationError(f"fine-tuning {name} failed:\n{err}")
+                    log(f"fine-tuned {name} ({jobs[name][1]} epochs): {time.monotonic() - started[name]:.0f} s")
                 if not done:
                     time.sleep(0.2)
         finally:
@@ -224,7 +240,7 @@ def register(
         jobs = {LOCATOR_FILE: (strips, locator_epochs)} | jobs
     if context is not None and (model_dir / CONTEXT_FILE).exists():
         jobs[CONTEXT_FILE] = (context, epochs)
-    models = _finetune(jobs, model_dir, threads)
+    models = _finetune(jobs, model_dir, threads, log)
     fitted, locator = [models[name] for name in members], models.get(LOCATOR_FILE)
     fitted_context = models.get(CONTEXT_FILE)
     log(f"fine-tuned {', '.join(models)}: {time.monotonic() - start:.0f} s")

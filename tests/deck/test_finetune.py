@@ -80,8 +80,14 @@ def test_registration_fine_tunes_each_network_in_turn_and_names_one_that_fails(m
     monkeypatch.setenv("REFEREE_STATION_TRAIN_PYTHON", python)
     crops, labels = synth_crops({code: draw_face(code) for code in CODES}, 3, seed=1)
     cards = {"crops": crops, "labels": labels}
-    fitted = _finetune({"classifier.onnx": (cards, 1), "classifier_2.onnx": (cards, 1)}, MODELS_DIR, threads=1)
+    logged: list[str] = []
+    jobs = {"classifier.onnx": (cards, 1), "classifier_2.onnx": (cards, 2)}
+    fitted = _finetune(jobs, MODELS_DIR, threads=1, log=logged.append)
     assert sorted(fitted) == ["classifier.onnx", "classifier_2.onnx"]
+    assert [line.split(":")[0] for line in logged] == [  # one at a time, each timed as it ends
+        "fine-tuned classifier.onnx (1 epochs)",
+        "fine-tuned classifier_2.onnx (2 epochs)",
+    ]
     outputs = [onnx_classifier(model)(crops[:8]) for model in fitted.values()]
     assert outputs[0].shape == (8, NONE + 1) and not np.allclose(outputs[0], outputs[1])  # each its own
     shutil.copy(MODELS_DIR / "classifier.onnx", tmp_path / "classifier.onnx")
