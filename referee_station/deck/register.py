@@ -56,6 +56,11 @@ HELDOUT_LOOKS = True
 fitted on: in the training looks a profile reads renders of its own cut faces better than a table's
 cards (``referee_station.deck.detail``)."""
 REPO = Path(__file__).resolve().parents[2]
+TRAIN_MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
+"""glibc settings for the fine-tuning subprocesses (where the environment sets none of its own): a training
+step's tensors (up to 16 MB) then stay in the heap between steps instead of going back to the kernel and
+faulting in again, which took a classifier's fine-tuning from 227 s to 201 s (docs/deck.md, registration's
+time). Other C libraries ignore them."""
 DECK_PEAK = 0.15
 """The locator's peak threshold with a profile (the generic reader's is 0.35). The locator learned the
 training designs' index corners and answers an unseen font more weakly: on the drawn test design a sixth
@@ -122,13 +127,6 @@ def _mean_confidence(classify, crops: np.ndarray, labels: np.ndarray) -> tuple[f
     return float((probs.argmax(1) == labels).mean()), float(probs[cards].max(1).mean())
 
 
-TRAIN_MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
-"""glibc settings for the fine-tuning subprocesses: a training step's tensors (up to 16 MB) then stay in
-the heap between steps instead of going back to the kernel each time, which cost a classifier's
-fine-tuning a quarter of its time in page faults (docs/deck.md, registration's time). Other C libraries
-ignore them."""
-
-
 def _finetune(
     jobs: dict[str, tuple[dict[str, np.ndarray], int]],
     model_dir: Path,
@@ -141,7 +139,7 @@ def _finetune(
     ONNX models, serialised, by file."""
     python = train_python()
     each = str(max(1, threads // len(jobs)))
-    env = os.environ | TRAIN_MALLOC
+    env = TRAIN_MALLOC | os.environ
     with tempfile.TemporaryDirectory() as tmp:
         saved: dict[int, Path] = {}  # the classifiers share one crop set: written once
         waiting, running, started = list(jobs.items()), {}, {}
@@ -163,7 +161,8 @@ def _finetune(
                     if running.pop(name).returncode != 0:
                         err = (Path(tmp) / f"{name}.err").read_text()[-2000:]
                         raise RegistrationError(f"fine-tuning {name} failed:\n{err}")
-                    log(f"fine-tuned {name} ({jobs[name][1]} epochs): {time.monotonic() - started[name]:.0f} s")
+                    epochs, took = jobs[name][1], time.monotonic() - started[name]
+                    log(f"fine-tuned {name} in {took:.0f} s ({epochs} epoch{'s' * (epochs != 1)})")
                 if not done:
                     time.sleep(0.2)
         finally:
@@ -236,7 +235,7 @@ def register(
         log(f"rendered {frames} frames ({counts}): {time.monotonic() - start:.0f} s")
     members = [path.name for path in classifier_paths(model_dir)]
     jobs = {name: (cards, epochs) for name in members}
-    if strips is not None:  # the locator first: it takes longest
+    if strips is not None:
         jobs = {LOCATOR_FILE: (strips, locator_epochs)} | jobs
     if context is not None and (model_dir / CONTEXT_FILE).exists():
         jobs[CONTEXT_FILE] = (context, epochs)

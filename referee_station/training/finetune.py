@@ -33,7 +33,9 @@ def _attrs(node: onnx.NodeProto) -> dict:
 
 
 class OnnxNet(nn.Module):
-    """The classifier graph (a chain of Conv, Relu, MaxPool, Flatten, Gemm) as a torch module."""
+    """The classifier graph (a chain of Conv, Relu, MaxPool, Flatten, Gemm) as a torch module, its
+    convolutions' weights channels-last: the data come as (N, H, W, 3) images, and a training step is then
+    about a sixth faster, to the same weights (docs/deck.md, registration's time)."""
 
     def __init__(self, model: onnx.ModelProto) -> None:
         super().__init__()
@@ -72,7 +74,7 @@ class OnnxNet(nn.Module):
                 self.names.append((f"{len(layers) - 1}", node.input[1], node.input[2]))
             else:
                 raise ValueError(f"classifier graph has an operator this rebuild does not know: {node.op_type}")
-        self.net = nn.Sequential(*layers)
+        self.net = nn.Sequential(*layers).to(memory_format=torch.channels_last)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.net(x)
@@ -151,10 +153,7 @@ def finetune_locator(
 
 
 def _train(net, model: onnx.ModelProto, opt, sched, epochs: int, losses) -> onnx.ModelProto:
-    """The loop both fine-tunes share: ``losses()`` yields one epoch of batch losses to compute and step on.
-    The net trains channels-last: the data come as (N, H, W, 3) images, and oneDNN's convolutions take a
-    step of either network about a fifth faster so (docs/deck.md, registration's time)."""
-    net.to(memory_format=torch.channels_last)
+    """The loop both fine-tunes share: ``losses()`` yields one epoch of batch losses to compute and step on."""
     net.train()
     for _ in range(epochs):
         for batch_loss in losses():

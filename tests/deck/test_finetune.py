@@ -41,6 +41,30 @@ def test_finetuning_lifts_crop_accuracy(models, python, tmp_path):
     assert (tuned.argmax(1) == NONE).mean() > 0.9  # still rejects what is not an index
 
 
+WRITE_BACK = """
+import sys, numpy as np, onnx, torch
+from onnx import numpy_helper
+from referee_station.training.finetune import OnnxNet
+model = onnx.load(sys.argv[1])
+net = OnnxNet(model)
+convs = [m for m in net.net if isinstance(m, torch.nn.Conv2d)]
+assert all(c.weight.is_contiguous(memory_format=torch.channels_last) for c in convs), "not channels-last"
+before = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+after = {t.name: numpy_helper.to_array(t) for t in net.to_onnx(model).graph.initializer}
+assert before.keys() == after.keys() and all(np.array_equal(before[k], after[k]) for k in before), "changed"
+"""
+
+
+@pytest.mark.parametrize("network", ["classifier.onnx", "locator.onnx"])
+def test_the_channels_last_network_writes_back_the_weights_it_was_given(models, python, network):
+    """Trained channels-last, the rebuilt network must still write each tensor in ONNX's own layout: a
+    weight written in its memory order would read as scrambled filters."""
+    done = subprocess.run(
+        [python, "-c", WRITE_BACK, str(MODELS_DIR / network)], cwd=REPO, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 def anchor_heat(locate, data: dict[str, np.ndarray]) -> float:
     """Mean heatmap score at the true index anchors (their cell or a neighbour): how strongly the locator
     answers the deck's indices (on a few frames nearly all already pass the peak threshold; the
@@ -84,10 +108,8 @@ def test_registration_fine_tunes_each_network_in_turn_and_names_one_that_fails(m
     jobs = {"classifier.onnx": (cards, 1), "classifier_2.onnx": (cards, 2)}
     fitted = _finetune(jobs, MODELS_DIR, threads=1, log=logged.append)
     assert sorted(fitted) == ["classifier.onnx", "classifier_2.onnx"]
-    assert [line.split(":")[0] for line in logged] == [  # one at a time, each timed as it ends
-        "fine-tuned classifier.onnx (1 epochs)",
-        "fine-tuned classifier_2.onnx (2 epochs)",
-    ]
+    assert [line.split(" in ")[0] for line in logged] == ["fine-tuned classifier.onnx", "fine-tuned classifier_2.onnx"]
+    assert [line.split(" s (")[1] for line in logged] == ["1 epoch)", "2 epochs)"]  # one at a time, timed as it ends
     outputs = [onnx_classifier(model)(crops[:8]) for model in fitted.values()]
     assert outputs[0].shape == (8, NONE + 1) and not np.allclose(outputs[0], outputs[1])  # each its own
     shutil.copy(MODELS_DIR / "classifier.onnx", tmp_path / "classifier.onnx")
