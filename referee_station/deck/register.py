@@ -161,8 +161,8 @@ def _finetune(
                     if running.pop(name).returncode != 0:
                         err = (Path(tmp) / f"{name}.err").read_text()[-2000:]
                         raise RegistrationError(f"fine-tuning {name} failed:\n{err}")
-                    epochs, took = jobs[name][1], time.monotonic() - started[name]
-                    log(f"fine-tuned {name} in {took:.0f} s ({epochs} epoch{'s' * (epochs != 1)})")
+                    took, ran = time.monotonic() - started[name], jobs[name][1]  # not the launch loop's epochs
+                    log(f"fine-tuned {name} in {took:.0f} s ({ran} epoch{'s' * (ran != 1)})")
                 if not done:
                     time.sleep(0.2)
         finally:
