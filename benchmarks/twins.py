@@ -10,6 +10,10 @@ blur, both faces) and sees the frame before its 8 bits and JPEG chooses between 
 and errs with probability Φ(−d / 2σ), d the distance between the two lights over the card. The camera's frame
 is made from that one by the sensor, so no reader of it can do better: those figures are upper bounds.
 Beside them, the same observer on the camera's own frame (``nearer``): what the frame holds, not a bound.
+
+``--photos WxH`` has that observer expect the faces registration cuts from a shoot of the deck at WxH
+(``referee_station.render.drawn.registration_photos``) instead of the printed ones, everything else still
+known: whether a reader that draws the registered faces where each card lies could tell the twins apart.
 """
 
 from __future__ import annotations
@@ -17,16 +21,22 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from benchmarks.deck import DESIGNS, SIZES, scenes
+from referee_station.deck.register import load_faces
+from referee_station.deck.rendered import install_faces
+from referee_station.render.drawn import registration_photos
 from referee_station.render.render import expose, sensor
 from referee_station.render.scene import Scene
 from referee_station.rules.cards import BIG_JOKER, SMALL_JOKER, Card
+from referee_station.station.wiring import parse_resolution
 from referee_station.vision.geometry import DRAW_ORDER, apply_h, cloth_to_image
 
 TWIN_SUIT = {"s": "c", "c": "s", "h": "d", "d": "h"}
@@ -84,23 +94,25 @@ def nearer(frame: np.ndarray, expected: np.ndarray, other: np.ndarray, where: np
     return bool(region.any()) and float(((x - expected[region]) ** 2).sum()) < float(((x - other[region]) ** 2).sum())
 
 
-def twins(scene: Scene) -> tuple[int, dict[str, list[Twin]]]:
+def twins(scene: Scene, expect: str | None = None) -> tuple[int, dict[str, list[Twin]]]:
     """The frame's height and, per seat with a readable play, each card against its twin. One card per seat
     is swapped per drawing: the play areas lie far apart, so one seat's twin changes nothing in another's.
-    The observer of the frame expects each of the two as the sensor would send it without noise."""
+    The observer of the frame expects each of the two as the sensor would send it without noise, drawn
+    with the scene's faces or, given ``expect``, with that design's (the bound keeps the scene's)."""
     seen = expose(scene)
     quiet = dataclasses.replace(scene.look, noise=0.0)
     frame = sensor(seen.light, scene.look).astype(np.float32)
-    expected = sensor(seen.light, quiet).astype(np.float32)
+    drawn = scene if expect is None else dataclasses.replace(scene, design=expect)
+    expected = sensor(seen.light if expect is None else expose(drawn).light, quiet).astype(np.float32)
     plays = {seat: scene.seats[seat].play for seat in DRAW_ORDER if seen.truth[seat].status == "cards"}
     out: dict[str, list[Twin]] = {seat: [] for seat in plays}
     for k in range(max((len(p) for p in plays.values()), default=0)):
         seats = [seat for seat, play in plays.items() if k < len(play)]
-        swapped = scene
+        swapped, drawn_swapped = scene, drawn
         for seat in seats:
-            swapped = with_twin(swapped, seat, k)
+            swapped, drawn_swapped = with_twin(swapped, seat, k), with_twin(drawn_swapped, seat, k)
         twin_light = expose(swapped).light
-        other = sensor(twin_light, quiet).astype(np.float32)
+        other = sensor(twin_light if expect is None else expose(drawn_swapped).light, quiet).astype(np.float32)
         for seat in seats:
             where = card_mask(seen.light.shape, seen.corners, seen.truth[seat].card_quads[k])
             chance = miss_chance(seen.light, twin_light, where, scene.look.noise)
@@ -131,20 +143,32 @@ class Tally:
         self.cards_told += sum(t.told for t in cards)
 
 
+def registered_design(design: str, size: tuple[int, int], seed: int) -> str:
+    """The renderer design of the faces registration cuts from ``design``'s photos taken at ``size`` (with
+    ``seed``, as ``benchmarks.deck`` takes them)."""
+    with tempfile.TemporaryDirectory() as folder:
+        registration_photos(Path(folder), design, seed, size)
+        return install_faces(load_faces(Path(folder)).faces)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--design", choices=sorted(DESIGNS), default="sans")
     parser.add_argument("--frames", type=int, default=300)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--large-frames", type=float, default=0.0, help="share of frames from a 4K camera")
+    parser.add_argument("--photos", type=parse_resolution, help="WxH: expect the faces cut from a shoot at WxH")
     args = parser.parse_args()
     design = DESIGNS[args.design]()
+    expect = None if args.photos is None else registered_design(design, args.photos, args.seed)
     tallies: dict[int, Tally] = {}
     for scene in scenes(design, args.frames, args.seed, args.large_frames):
-        height, seats = twins(scene)
+        height, seats = twins(scene, expect)
         for cards in seats.values():
             tallies.setdefault(height, Tally()).add(cards)
-    print(f"{design}, {args.frames} frames, seed {args.seed}: each card told from its twin, all else known")
+    faces = "printed faces" if args.photos is None else "the frame observer expecting faces cut from photos at {}x{}"
+    faces = faces.format(*(args.photos or ()))
+    print(f"{design}, {args.frames} frames, seed {args.seed}: each card told from its twin, all else known; {faces}")
     print(
         "| camera | plays | before JPEG: plays right at most | cards taken for their twin | by rank "
         "| the camera's frame: plays right | cards wrong |\n|---|---|---|---|---|---|---|"

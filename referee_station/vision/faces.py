@@ -15,10 +15,12 @@ told apart by a few pixels that the whole part's score, dominated by what the re
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from referee_station.vision.geometry import CARD_H, CARD_W, INDEX_ANCHOR, STRIP_PX_PER_CM
 from referee_station.vision.strips import LOCATOR_SCALE, cut
@@ -109,7 +111,8 @@ class FaceBank:
     rather than where all are alike (the white, the edges, the card under it). One map for every turn
     (a few degrees move it by a pixel or two), so each window is weighted and normalised once."""
     w2t: np.ndarray
-    """(angles, canvas width, rows, 3, codes): each turned face × the weights², column-major."""
+    """(canvas width, rows, 3, angles, codes): each turned face × the weights², column-major, so that
+    the columns of any compared part are one (pixels, angles × codes) matrix without a copy."""
     sums: dict[str, np.ndarray]
     """Column prefix sums from the compared part's left column: "t" (angles, codes, 3) of the faces,
     "tw2" of face × weight², "t2w2" (angles, codes) of face² × weight², "w2" (1,) of weight², "n"
@@ -137,7 +140,7 @@ class FaceBank:
         spread = t[[angles.index(0.0)]].std(1).mean(3)
         weight = np.sqrt(spread / spread.max())  # (1, rows, width)
         w2 = (weight * weight)[:, None, :, :, None]
-        w2t = np.ascontiguousarray((t * w2).transpose(0, 3, 2, 4, 1))
+        w2t = np.ascontiguousarray((t * w2).transpose(3, 2, 4, 0, 1))
 
         sums = {
             "t": _prefix(t[..., x0:, :], channels=True),
@@ -181,11 +184,11 @@ class FaceBank:
             m_x[h] = cv2.matchTemplate(x, np.ones_like(w2), cv2.TM_CCORR) / n
             s_xw[h] = cv2.matchTemplate(x, w2, cv2.TM_CCORR)
             nx += cv2.matchTemplate(x * x, w2, cv2.TM_CCORR) - 2 * m_x[h] * s_xw[h] + m_x[h] ** 2 * sum_w2
-        windows = np.lib.stride_tricks.sliding_window_view(region, (y1 - y0, k), axis=(0, 1))[:side, :side]
-        windows = windows.transpose(0, 1, 4, 3, 2).reshape(side * side, -1)  # column-major, as ``w2t``
-        w2t = self.w2t[:, x0:x1][..., picked].reshape(len(view.angles), windows.shape[1], -1)
-        # einsum, not matmul: OpenBLAS's threads on a busy 2-core station took 40× longer (docs/deck.md)
-        a = np.einsum("on,anc->aoc", windows, w2t)  # (angles, shifts, codes): Σ w² x t
+        windows = _windows(region, y1 - y0, k, side)
+        w2t = self.w2t[x0:x1] if among is None else self.w2t[x0:x1, ..., picked]
+        one_blas_thread()
+        a = windows @ w2t.reshape(windows.shape[1], -1)  # Σ w² x t: (shifts, angles × codes)
+        a = a.reshape(side * side, len(view.angles), -1).transpose(1, 0, 2)  # (angles, shifts, codes)
         m_x, s_xw = m_x.reshape(3, -1), s_xw.reshape(3, -1)
         a -= np.einsum("ach,ho->aoc", m_t, s_xw) + np.einsum("ho,ach->aoc", m_x, tw2)
         a += np.einsum("ho,ach->aoc", m_x, m_t) * sum_w2
@@ -205,6 +208,29 @@ class Faces:
     @classmethod
     def from_faces(cls, codes: tuple[str, ...], faces: np.ndarray) -> Faces:
         return cls(FaceBank.from_faces(codes, faces, WHOLE), FaceBank.from_faces(codes, faces, INDEX))
+
+
+def _windows(region: np.ndarray, rows: int, cols: int, side: int) -> np.ndarray:
+    """(side², cols × rows × 3): the ``rows × cols`` window of ``region`` at every shift, column-major as
+    ``FaceBank.w2t``. Copied shift by shift from the region turned column-major, each copy ``cols`` runs of
+    rows × 3 floats: reshaping numpy's strided view of the windows copied float by float, ten times slower."""
+    turned = np.ascontiguousarray(region.transpose(1, 0, 2))
+    out = np.empty((side, side, cols, rows, 3), region.dtype)
+    for dy in range(side):
+        for dx in range(side):
+            out[dy, dx] = turned[dx : dx + cols, dy : dy + rows]
+    return out.reshape(side * side, -1)
+
+
+@functools.cache
+def one_blas_thread() -> None:
+    """Run this process's BLAS (numpy's OpenBLAS) on one thread from now on. The face comparison's matrix
+    products are small, and a station or a registration reading frames on two threads has no core to spare
+    for them: on a busy 2-core machine OpenBLAS's threads took a product 600 ms instead of 8 ms, and one
+    thread does it 5–50 times faster than ``numpy.einsum`` (docs/deck.md). Set once, for the whole process:
+    a limit set and restored around each product would let one reading thread restore it while another
+    multiplies."""
+    ThreadpoolController().limit(limits=1, user_api="blas")
 
 
 def _prefix(x: np.ndarray, channels: bool) -> np.ndarray:

@@ -11,6 +11,7 @@ import zipfile
 import cv2
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_info
 
 from referee_station.deck.crops import CODES
 from referee_station.deck.guided import ORDER, GuidedRegistration
@@ -279,6 +280,24 @@ def test_the_index_comparison_tells_a_suit_within_its_colour(profile, drawn_desi
         assert CLASSES[int(out[:-1].argmax())] == code
         assert out[:-1].sum() == pytest.approx(0.9, abs=1e-5) and out[-1] == pytest.approx(0.1)
     assert whole_wrong >= 1
+
+
+def test_a_few_faces_score_as_they_do_among_all_54_on_one_blas_thread(profile, drawn_design):
+    """Comparing a card with a few faces (``among``, as ``refine_by_index`` does) gives those faces the
+    scores they get among all 54, in both views and for parts of any width; the comparison leaves the
+    process's BLAS on one thread (``one_blas_thread``), which the station's reading threads rely on."""
+    frame = _row_frame(drawn_design, ["Jc", "Qs", "7d", "Kh"], 3)
+    reader = reader_for(profile)
+    strip = rectify(frame.image, frame.corners)["S"]
+    anchors = reader.read(frame.image, frame.corners).seats["S"].anchors
+    assert len(anchors) == 4
+    among = np.array([CODES.index("Qs"), CODES.index("Qc"), CODES.index("7d"), CODES.index("BJ")])
+    for (u, v), width in zip(anchors, (2.5, 1.2, 4.0, 6.3), strict=True):
+        for bank, image in ((reader.faces.whole, locator_input(strip)), (reader.faces.index, strip)):
+            every = bank.scores(image, u, v, width)
+            assert every.shape == (len(CODES),) and every.max() <= 1 + 1e-5
+            np.testing.assert_allclose(bank.scores(image, u, v, width, among), every[among], atol=1e-5)
+    assert {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"} == {1}
 
 
 def test_the_camera_detail_decides_where_the_index_is_compared_again(drawn_design):

@@ -7,6 +7,8 @@ import random
 import numpy as np
 
 from benchmarks.twins import card_mask, miss_chance, nearer, twin, twins, with_twin
+from referee_station.deck.rendered import install_faces
+from referee_station.render.artwork import load_design
 from referee_station.render.drawn_sans import install_sans_design
 from referee_station.render.render import expose, render, sensor
 from referee_station.render.scene import LARGE_SIZE, Camera, Look, Scene, SeatScene, random_row, row_step
@@ -75,3 +77,17 @@ def test_a_4k_camera_leaves_a_king_under_the_next_card_far_less_doubt_than_a_720
     assert max(t.chance for t in sharp["S"]) < 1e-6 and all(t.told for t in sharp["S"])
     assert all(s.chance <= t.chance for s, t in zip(sharp["S"], small["S"], strict=True))
     assert small["S"][1].chance > 100 * sharp["S"][1].chance
+
+
+def test_the_frame_observer_tells_the_twins_by_the_faces_it_expects():
+    """Expecting the printed faces, the observer of a 1080p frame tells each king from its twin; expecting
+    faces installed under their twins' codes, it takes each king for its twin. The bound stays the
+    printed faces' either way: it is what the frame holds, not what a reader expects."""
+    scene = court_row((1920, 1080))
+    printed = load_design(scene.design).faces
+    crossed = install_faces({twin(code): face for code, face in printed.items()})
+    _, right = twins(scene)
+    _, wrong = twins(scene, expect=crossed)
+    assert [t.code for t in wrong["S"]] == ["Kh", "Ks", "Kc"]
+    assert all(t.told for t in right["S"]) and not any(t.told for t in wrong["S"])
+    assert [t.chance for t in wrong["S"]] == [t.chance for t in right["S"]]
