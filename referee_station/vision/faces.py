@@ -112,7 +112,8 @@ class FaceBank:
     (a few degrees move it by a pixel or two), so each window is weighted and normalised once."""
     w2t: np.ndarray
     """(canvas width, rows, 3, angles, codes): each turned face × the weights², column-major, so that
-    the columns of any compared part are one (pixels, angles × codes) matrix without a copy."""
+    the columns of any compared part are, for all 54 faces, one (pixels, angles × codes) matrix without
+    a copy."""
     sums: dict[str, np.ndarray]
     """Column prefix sums from the compared part's left column: "t" (angles, codes, 3) of the faces,
     "tw2" of face × weight², "t2w2" (angles, codes) of face² × weight², "w2" (1,) of weight², "n"
@@ -124,6 +125,7 @@ class FaceBank:
         them)."""
         if faces.ndim != 4 or faces.shape[0] != len(codes) or faces.shape[3] != 3:
             raise ValueError(f"faces must be ({len(codes)}, h, w, 3), got {faces.shape}")
+        one_blas_thread()
         s, angles = view.px_per_cm, view.angles
         w, h = round((CARD_W + 2 * _PAD) * s), round((CARD_H + 2 * _PAD) * s)
         ax, ay = _canvas_anchor(view)
@@ -185,8 +187,7 @@ class FaceBank:
             s_xw[h] = cv2.matchTemplate(x, w2, cv2.TM_CCORR)
             nx += cv2.matchTemplate(x * x, w2, cv2.TM_CCORR) - 2 * m_x[h] * s_xw[h] + m_x[h] ** 2 * sum_w2
         windows = _windows(region, y1 - y0, k, side)
-        w2t = self.w2t[x0:x1] if among is None else self.w2t[x0:x1, ..., picked]
-        one_blas_thread()
+        w2t = self.w2t[x0:x1] if among is None else np.take(self.w2t[x0:x1], picked, axis=-1)
         a = windows @ w2t.reshape(windows.shape[1], -1)  # Σ w² x t: (shifts, angles × codes)
         a = a.reshape(side * side, len(view.angles), -1).transpose(1, 0, 2)  # (angles, shifts, codes)
         m_x, s_xw = m_x.reshape(3, -1), s_xw.reshape(3, -1)
@@ -224,12 +225,13 @@ def _windows(region: np.ndarray, rows: int, cols: int, side: int) -> np.ndarray:
 
 @functools.cache
 def one_blas_thread() -> None:
-    """Run this process's BLAS (numpy's OpenBLAS) on one thread from now on. The face comparison's matrix
-    products are small, and a station or a registration reading frames on two threads has no core to spare
-    for them: on a busy 2-core machine OpenBLAS's threads took a product 600 ms instead of 8 ms, and one
-    thread does it 5–50 times faster than ``numpy.einsum`` (docs/deck.md). Set once, for the whole process:
-    a limit set and restored around each product would let one reading thread restore it while another
-    multiplies."""
+    """Run every BLAS library this process has loaded (numpy's OpenBLAS) on one thread from now on. The
+    face comparison's matrix products are small, and a station or a registration reading frames on two
+    threads has no core to spare for them: on a busy 2-core machine OpenBLAS's threads took a product
+    600 ms instead of 8 ms, and one thread does it 5–50 times faster than ``numpy.einsum`` (docs/deck.md).
+    Set once, when the first bank is made and before any frame is read: a limit set and restored around
+    each product would let one reading thread change it while another multiplies. A BLAS library loaded
+    later keeps its own threads; without any, nothing is limited."""
     ThreadpoolController().limit(limits=1, user_api="blas")
 
 
