@@ -102,17 +102,21 @@ def twins(scene: Scene, expect: str | None = None) -> tuple[int, dict[str, list[
     seen = expose(scene)
     quiet = dataclasses.replace(scene.look, noise=0.0)
     frame = sensor(seen.light, scene.look).astype(np.float32)
-    drawn = scene if expect is None else dataclasses.replace(scene, design=expect)
-    expected = sensor(seen.light if expect is None else expose(drawn).light, quiet).astype(np.float32)
+
+    def expected_light(drawn: Scene, printed: np.ndarray) -> np.ndarray:
+        """The light the observer expects of ``drawn``: the ``printed`` one, or with ``expect``'s faces."""
+        return printed if expect is None else expose(dataclasses.replace(drawn, design=expect)).light
+
+    expected = sensor(expected_light(scene, seen.light), quiet).astype(np.float32)
     plays = {seat: scene.seats[seat].play for seat in DRAW_ORDER if seen.truth[seat].status == "cards"}
     out: dict[str, list[Twin]] = {seat: [] for seat in plays}
     for k in range(max((len(p) for p in plays.values()), default=0)):
         seats = [seat for seat, play in plays.items() if k < len(play)]
-        swapped, drawn_swapped = scene, drawn
+        swapped = scene
         for seat in seats:
-            swapped, drawn_swapped = with_twin(swapped, seat, k), with_twin(drawn_swapped, seat, k)
+            swapped = with_twin(swapped, seat, k)
         twin_light = expose(swapped).light
-        other = sensor(twin_light if expect is None else expose(drawn_swapped).light, quiet).astype(np.float32)
+        other = sensor(expected_light(swapped, twin_light), quiet).astype(np.float32)
         for seat in seats:
             where = card_mask(seen.light.shape, seen.corners, seen.truth[seat].card_quads[k])
             chance = miss_chance(seen.light, twin_light, where, scene.look.noise)
@@ -166,8 +170,9 @@ def main() -> None:
         height, seats = twins(scene, expect)
         for cards in seats.values():
             tallies.setdefault(height, Tally()).add(cards)
-    faces = "printed faces" if args.photos is None else "the frame observer expecting faces cut from photos at {}x{}"
-    faces = faces.format(*(args.photos or ()))
+    faces = "printed faces"
+    if args.photos is not None:
+        faces = "the frame observer expecting faces cut from photos at {}x{}".format(*args.photos)
     print(f"{design}, {args.frames} frames, seed {args.seed}: each card told from its twin, all else known; {faces}")
     print(
         "| camera | plays | before JPEG: plays right at most | cards taken for their twin | by rank "
