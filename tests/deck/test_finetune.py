@@ -24,21 +24,33 @@ def accuracy(classify, crops: np.ndarray, labels: np.ndarray) -> float:
     return float((classify(crops).argmax(1) == labels).mean())
 
 
-def test_finetuning_lifts_crop_accuracy(models, python, tmp_path):
+BF16_FAST = "from referee_station.training.finetune import bf16_fast; print(bf16_fast())"
+
+
+def test_finetuning_lifts_crop_accuracy_in_bfloat16_as_in_float32(models, python, tmp_path):
+    """Registration trains the classifiers in bfloat16 where the CPU computes it: the same seed, other
+    arithmetic (the two fits differ), and both must read the deck's held-back crops."""
     faces = {code: draw_face(code) for code in CODES}
     crops, labels = synth_crops(faces, 25, seed=1)
     held, held_labels = synth_crops(faces, 4, seed=2)
     np.savez(tmp_path / "crops.npz", crops=crops, labels=labels)
-    cmd = [python, "-m", "referee_station.training.finetune", "--model", str(MODELS_DIR / "classifier.onnx")]
-    cmd += ["--crops", str(tmp_path / "crops.npz"), "--out", str(tmp_path / "c.onnx"), "--epochs", "2"]
-    subprocess.run(cmd, cwd=REPO, check=True, capture_output=True)
+    fast = subprocess.run([python, "-c", BF16_FAST], cwd=REPO, check=True, capture_output=True, text=True)
     before = accuracy(onnx_classifier(str(MODELS_DIR / "classifier.onnx")), held, held_labels)
-    after = accuracy(onnx_classifier(str(tmp_path / "c.onnx")), held, held_labels)
-    # the drawn design at a real deck's index size: the generic classifier reads ~0.72 of its crops, the
-    # fitted one nearly all (0.98 measured); the errors left must fall to a fraction
-    assert after > 0.95 and (1 - after) < (1 - before) / 4, (before, after)
-    tuned = onnx_classifier(str(tmp_path / "c.onnx"))(held[held_labels == NONE])
-    assert (tuned.argmax(1) == NONE).mean() > 0.9  # still rejects what is not an index
+    tuned = {}
+    for name, flags in (("fastest", []), ("float32", ["--float32"])):
+        cmd = [python, "-m", "referee_station.training.finetune", "--model", str(MODELS_DIR / "classifier.onnx")]
+        cmd += ["--crops", str(tmp_path / "crops.npz"), "--out", str(tmp_path / f"{name}.onnx"), "--epochs", "2"]
+        done = subprocess.run(cmd + flags, cwd=REPO, check=True, capture_output=True, text=True)
+        trained_in = "bfloat16" if name == "fastest" and fast.stdout.strip() == "True" else "float32"
+        assert f"2 epochs in {trained_in}," in done.stdout, done.stdout
+        tuned[name] = onnx_classifier(str(tmp_path / f"{name}.onnx"))
+        after = accuracy(tuned[name], held, held_labels)
+        # the drawn design at a real deck's index size: the generic classifier reads ~0.72 of its crops, the
+        # fitted one nearly all (0.98 measured); the errors left must fall to a fraction
+        assert after > 0.95 and (1 - after) < (1 - before) / 4, (name, before, after)
+        assert (tuned[name](held[held_labels == NONE]).argmax(1) == NONE).mean() > 0.9  # still rejects non-indices
+    if fast.stdout.strip() == "True":
+        assert not np.allclose(tuned["fastest"](held[:64]), tuned["float32"](held[:64]), atol=1e-4)
 
 
 WRITE_BACK = """
