@@ -172,7 +172,8 @@ def main() -> None:
             tallies.setdefault(height, Tally()).add(cards)
     faces = "printed faces"
     if args.photos is not None:
-        faces = "the frame observer expecting faces cut from photos at {}x{}".format(*args.photos)
+        photo_w, photo_h = args.photos
+        faces = f"the frame observer expecting faces cut from photos at {photo_w}x{photo_h}"
     print(f"{design}, {args.frames} frames, seed {args.seed}: each card told from its twin, all else known; {faces}")
     print(
         "| camera | plays | before JPEG: plays right at most | cards taken for their twin | by rank "

@@ -34,14 +34,15 @@ def test_finetuning_lifts_crop_accuracy_in_bfloat16_as_in_float32(models, python
     crops, labels = synth_crops(faces, 25, seed=1)
     held, held_labels = synth_crops(faces, 4, seed=2)
     np.savez(tmp_path / "crops.npz", crops=crops, labels=labels)
-    fast = subprocess.run([python, "-c", BF16_FAST], cwd=REPO, check=True, capture_output=True, text=True)
+    probe = subprocess.run([python, "-c", BF16_FAST], cwd=REPO, check=True, capture_output=True, text=True)
+    fast = probe.stdout.strip() == "True"
     before = accuracy(onnx_classifier(str(MODELS_DIR / "classifier.onnx")), held, held_labels)
     tuned = {}
     for name, flags in (("fastest", []), ("float32", ["--float32"])):
         cmd = [python, "-m", "referee_station.training.finetune", "--model", str(MODELS_DIR / "classifier.onnx")]
         cmd += ["--crops", str(tmp_path / "crops.npz"), "--out", str(tmp_path / f"{name}.onnx"), "--epochs", "2"]
         done = subprocess.run(cmd + flags, cwd=REPO, check=True, capture_output=True, text=True)
-        trained_in = "bfloat16" if name == "fastest" and fast.stdout.strip() == "True" else "float32"
+        trained_in = "bfloat16" if name == "fastest" and fast else "float32"
         assert f"2 epochs in {trained_in}," in done.stdout, done.stdout
         tuned[name] = onnx_classifier(str(tmp_path / f"{name}.onnx"))
         after = accuracy(tuned[name], held, held_labels)
@@ -49,7 +50,7 @@ def test_finetuning_lifts_crop_accuracy_in_bfloat16_as_in_float32(models, python
         # fitted one nearly all (0.98 measured); the errors left must fall to a fraction
         assert after > 0.95 and (1 - after) < (1 - before) / 4, (name, before, after)
         assert (tuned[name](held[held_labels == NONE]).argmax(1) == NONE).mean() > 0.9  # still rejects non-indices
-    if fast.stdout.strip() == "True":
+    if fast:
         assert not np.allclose(tuned["fastest"](held[:64]), tuned["float32"](held[:64]), atol=1e-4)
 
 
