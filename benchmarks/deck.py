@@ -12,6 +12,7 @@ the mismatch check firing. Seats truly occluded or face down are left out of the
 ``--large-frames S`` has a share S of the frames seen by a 4K camera (a column of their own);
 ``--profile-only`` reads with the registered profile alone (and the same trusted under its need of detail);
 ``--misread-sheet FILE`` writes the index crops of the true cards the profile did not read right (``misread_sheet``).
+``--jpeg Q`` has every camera compress at JPEG quality Q instead of 55–95: what a camera set to Q reads.
 Each reader that knows its deck's need of detail also prints its exact plays in the areas the camera gives
 that need, by camera: what a table whose camera passes ``check-camera --deck`` reads.
 The photos are taken at 4K, as docs/deck.md advises organisers (``--photos-resolution 1920x1080``: at 1080p).
@@ -47,6 +48,9 @@ from referee_station.vision.strips import CROP_H, CROP_W, cloth_to_strip, crop_i
 
 SIZES = {2160: "4K", 1080: "1080p", 720: "720p"}
 """The benchmark's cameras, by frame height."""
+JPEG_BANDS = ((1, 74), (75, 100))
+"""The frames' JPEG qualities the benchmark splits its plays by: the `sans` deck's 1080p plays read about 83 %
+under 75 and 92 % from 75 (docs/deck.md, "What the frames' JPEG costs")."""
 SHEET_ZOOM = 3
 """How many times ``misread_sheet`` enlarges each crop."""
 SHEET_SUFFIXES = (".png", ".jpg", ".jpeg")
@@ -55,25 +59,30 @@ PROFILE = "registered profile"
 """The label of the reader of the profile as registered (the one ``--misread-sheet`` shows)."""
 
 
-def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
+def play_figures(reader: CardReader, frames: list[Rendered], qualities: list[int] | None = None) -> dict:
     """Exact plays (all, and in 4K, 1080p and 720p frames), card precision and recall over seats with
     readable cards; phantom plays in empty ones; wrong plays the reader called readable; what each
     true card was read as (``miss_kind``) and where each card not read right lies (``Misread``).
     Beside them, exact plays in the areas the camera gives the detail the reader's deck needs
     (``CardReader.needs``), by camera: what a table whose camera passes ``check-camera --deck`` reads
-    (every area, where the reader knows no need)."""
+    (every area, where the reader knows no need); and, given each frame's JPEG quality, exact plays by
+    camera and ``JPEG_BANDS``."""
     score = PlayScore()
     by_size = {h: PlayScore() for h in SIZES}
     given_need = {h: PlayScore() for h in SIZES}
+    by_quality = {(h, band): PlayScore() for h in SIZES for band in JPEG_BANDS}
     kinds: Counter[str] = Counter()
     misread: list[Misread] = []
     for index, frame in enumerate(frames):
         reading = reader.read(frame.image, frame.corners)
         short = reader.short_of_detail(detail(frame.corners))
         height = frame.image.shape[0]
+        band = None if qualities is None else next(b for b in JPEG_BANDS if b[0] <= qualities[index] <= b[1])
         for seat in DRAW_ORDER:
             score.add(frame.truth[seat], reading.seats[seat])
             by_size[height].add(frame.truth[seat], reading.seats[seat])
+            if band is not None:
+                by_quality[height, band].add(frame.truth[seat], reading.seats[seat])
             if seat not in short:
                 given_need[height].add(frame.truth[seat], reading.seats[seat])
             if frame.truth[seat].status == "cards":
@@ -92,6 +101,7 @@ def play_figures(reader: CardReader, frames: list[Rendered]) -> dict:
         "exact": score.exact_share,
         "by_size": by_size,
         "given_need": given_need,
+        "by_quality": by_quality,
         "precision": score.precision,
         "recall": score.recall,
         "phantom": score.phantom,
@@ -184,6 +194,16 @@ def given_need_line(label: str, given_need: dict[int, PlayScore]) -> str:
     return f"{label}, in areas the camera gives the deck's need: " + (", ".join(parts) or "none")
 
 
+def by_quality_line(label: str, by_quality: dict[tuple[int, tuple[int, int]], PlayScore]) -> str:
+    """One reader's exact plays by camera and the frames' JPEG quality (``play_figures``)."""
+    parts = [
+        f"{SIZES[h]} at {low}–{high} {part.exact_share:.2%} of {part.plays}"
+        for (h, (low, high)), part in by_quality.items()
+        if part.plays
+    ]
+    return f"{label}, by the camera's JPEG quality: " + ", ".join(parts)
+
+
 def error_split(reader: CardReader, frames: list[Rendered], tolerance: float = 12.0) -> dict[str, float]:
     """Where the misses are, over seats with readable cards: the share of true index anchors the locator
     finds (a peak within ``tolerance`` strip px), the share of those the classifier reads right at the
@@ -221,11 +241,14 @@ def error_split(reader: CardReader, frames: list[Rendered], tolerance: float = 1
     }
 
 
-def scenes(design: str, n: int, seed: int, large_frames: float = 0.0) -> list[Scene]:
+def scenes(design: str, n: int, seed: int, large_frames: float = 0.0, jpeg: int | None = None) -> list[Scene]:
     """The benchmark's table scenes of ``design``: registration's kind of scenes (``random_scenes``) in the
-    held-out looks, a share ``large_frames`` of 4K cameras; one seed, one list (``benchmarks.twins`` reads
-    the same frames)."""
-    return random_scenes(design, n, seed, "benchmark", large_frames, heldout_look=True)
+    held-out looks, a share ``large_frames`` of 4K cameras, each camera's JPEG quality drawn from 55–95 or,
+    given ``jpeg``, that one; one seed, one list (``benchmarks.twins`` reads the same frames)."""
+    drawn = random_scenes(design, n, seed, "benchmark", large_frames, heldout_look=True)
+    if jpeg is None:
+        return drawn
+    return [dataclasses.replace(s, look=dataclasses.replace(s.look, jpeg=jpeg)) for s in drawn]
 
 
 def render_frames(design: str, n: int, seed: int, large_frames: float = 0.0) -> list[Rendered]:
@@ -290,7 +313,9 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
         f"index crops {m.index_width:.2f} cm wide"
     )
     started = time.monotonic()
-    frames = render_frames(design, args.frames, args.seed, args.large_frames)
+    drawn = scenes(design, args.frames, args.seed, args.large_frames, args.jpeg)
+    frames = [render(scene) for scene in drawn]
+    qualities = [scene.look.jpeg for scene in drawn]
     print(f"rendered {len(frames)} frames of {design}: {time.monotonic() - started:.0f} s")
     readers = [(PROFILE, reader_for(profile))]
     if args.profile_only:
@@ -300,7 +325,7 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
     rows, lines = [], []
     for label, reader in readers:
         started = time.monotonic()
-        figures = play_figures(reader, frames)
+        figures = play_figures(reader, frames, qualities)
         rows.append(table_row(label, figures) + f" {(time.monotonic() - started) / len(frames) * 1000:.0f} |")
         if args.misread_sheet and label == PROFILE:
             if not cv2.imwrite(str(args.misread_sheet), misread_sheet(frames, figures["misread"], m.index_width)):
@@ -309,6 +334,7 @@ def bench_design(design: str, args: argparse.Namespace) -> None:
         lines.append(f"{label}: true cards read as " + ", ".join(f"{k} {n}" for k, n in figures["kinds"].most_common()))
         if reader.needs is not None:
             lines.append(given_need_line(label, figures["given_need"]))
+        lines.append(by_quality_line(label, figures["by_quality"]))
     if args.trained:
         f = play_figures(reader_for(None), render_frames(args.trained, args.frames, args.seed))
         rows.append(table_row(f"generic classifier on {args.trained} (a training design)", f) + " |")
@@ -355,6 +381,9 @@ def main() -> None:
     parser.add_argument("--profile-only", action="store_true", help="read with the profile alone, and trusted")
     parser.add_argument(
         "--large-frames", type=float, default=0.0, help="share of the frames seen by a 4K camera (default none)"
+    )
+    parser.add_argument(
+        "--jpeg", type=int, choices=range(1, 101), metavar="Q", help="every camera's JPEG quality (default 55–95)"
     )
     parser.add_argument(
         "--misread-sheet",

@@ -1,5 +1,6 @@
-"""Check a calibrated camera before play: per play area the detail, focus, glare and exposure, then a
-test row the organiser lays in every area read back, and a verdict with its reason and remedy.
+"""Check a calibrated camera before play: per play area the detail, focus, glare and exposure, the
+camera's compression, then a test row the organiser lays in every area read back, and a verdict with its
+reason and remedy.
 
 The measures come from the frame itself at the camera's own detail (each area rectified at the px/cm
 the camera gives it, not at the reader's strip scale), so a camera too far away, out of focus or facing
@@ -16,6 +17,7 @@ import cv2
 import numpy as np
 
 from referee_station.vision.calibrate import Calibration, to_image
+from referee_station.vision.compression import jpeg_quality
 from referee_station.vision.geometry import (
     DRAW_ORDER,
     PLAY_AREA,
@@ -46,6 +48,11 @@ DARKEST_WHITE = 110
 """A card's white must reach this grey level (the area's 98th percentile) to be read."""
 BRIGHTEST_CLOTH = 200
 """The cloth (the area's median) above this grey level is a washed-out picture."""
+GOOD_JPEG_QUALITY = 85
+"""The JPEG quality from which a camera's compression costs little: frames of the benchmark's decks at
+quality 95 read up to 11 points more plays than at 55–95 (docs/deck.md). Under it the report says so, and a
+test row read wrong names the compression in its remedy; it fails nothing alone, since a deck with large
+marks reads the same at quality 55."""
 
 ReadFrame = Callable[[np.ndarray, np.ndarray], FrameReadingLike]
 
@@ -90,10 +97,22 @@ class CameraCheck:
     row: tuple[str, ...]
     needs: Need
     frame_size: tuple[int, int]
+    jpeg_quality: int | None = None
+    """The JPEG quality the camera's frames were compressed at (the median over the frames checked); None:
+    no compression seen (uncompressed frames, or JPEG at about 99 or more)."""
 
     @property
     def ok(self) -> bool:
         return all(area.ok for area in self.areas)
+
+    def compression_line(self) -> str:
+        """The report's line on the camera's compression."""
+        if self.jpeg_quality is None:
+            return "compression: none seen (uncompressed frames, or JPEG at quality 99 or more)"
+        line = f"compression: the camera's frames are JPEG at about quality {self.jpeg_quality}"
+        if self.jpeg_quality < GOOD_JPEG_QUALITY:
+            line += f"; small index marks read better from quality {GOOD_JPEG_QUALITY}"
+        return line
 
     def lines(self) -> list[str]:
         """The report, one line per area and per problem, then the verdict."""
@@ -121,6 +140,7 @@ class CameraCheck:
                 f"detail: the reader's strip ({STRIP_PX_PER_CM:g} px/cm) holds all the detail this {w}x{h} camera"
                 f" gives (up to {finest:.1f} px/cm)"
             )
+        out.append(self.compression_line())
         out.append(
             "verdict: ready for play" if self.ok else "verdict: NOT ready: fix the problems above and check again"
         )
@@ -133,6 +153,7 @@ class CameraCheck:
             "needs_more": self.needs.more,
             "row": list(self.row),
             "frame_size": list(self.frame_size),
+            "jpeg_quality": self.jpeg_quality,
             "areas": [
                 {
                     "seat": a.seat,
@@ -172,6 +193,7 @@ def check_camera(
             w, h = calib.image_size
             raise ValueError(f"a {frame.shape[1]}x{frame.shape[0]} frame, but the calibration is of a {w}x{h} camera")
     readings = [read_frame(frame, calib.corners) for frame in frames] if row else []
+    quality = camera_jpeg_quality(frames)
     areas = []
     for seat in DRAW_ORDER:
         scale = area_px_per_cm(calib, layout, seat)
@@ -181,9 +203,17 @@ def check_camera(
         white = min(m[2] for m in measures)
         cloth = max(m[3] for m in measures)
         reads = tuple(tuple(r.seats[seat].cards) for r in readings)
-        problems = _problems(calib, scale, blur, glare, white, cloth, tuple(row), reads, needs)
+        problems = _problems(calib, scale, blur, glare, white, cloth, tuple(row), reads, needs, quality)
         areas.append(AreaCheck(seat, scale, blur, glare, white, cloth, reads, problems))
-    return CameraCheck(tuple(areas), tuple(row), needs, tuple(calib.image_size))
+    return CameraCheck(tuple(areas), tuple(row), needs, tuple(calib.image_size), quality)
+
+
+def camera_jpeg_quality(frames: Sequence[np.ndarray]) -> int | None:
+    """The median of the frames' JPEG qualities (``jpeg_quality``); None where most frames show none."""
+    found = [q for q in (jpeg_quality(frame) for frame in frames) if q is not None]
+    if 2 * len(found) <= len(frames):
+        return None
+    return int(np.median(found))
 
 
 def area_px_per_cm(calib: Calibration, layout: Layout, seat: str) -> float:
@@ -254,6 +284,7 @@ def _problems(
     row: tuple[str, ...],
     reads: tuple[tuple[str, ...], ...],
     needs: Need,
+    quality: int | None,
 ) -> tuple[Problem, ...]:
     out = []
     least, more = needs.px_per_cm, needs.more
@@ -290,10 +321,18 @@ def _problems(
         wrong = [cards for cards in reads if cards != row]
         if wrong:
             shown = " ".join(wrong[0]) or "nothing"
+            compressed = quality is not None and quality < GOOD_JPEG_QUALITY
             out.append(
                 Problem(
                     f"the test row read wrong in {len(wrong)} of {len(reads)} frames (read {shown})",
-                    "fix the problems above; if there are none, register this deck (register-deck)",
+                    "fix the problems above"
+                    + (
+                        f"; raise the camera's JPEG quality to {GOOD_JPEG_QUALITY} or more in its settings (now about"
+                        f" {quality}), or lower the camera"
+                        if compressed
+                        else ""
+                    )
+                    + "; if nothing is left to fix, register this deck (register-deck)",
                 )
             )
     return tuple(out)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from types import SimpleNamespace
 
 import cv2
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from benchmarks.deck import (
+    JPEG_BANDS,
     SHEET_ZOOM,
     SIZES,
     error_split,
@@ -124,6 +126,38 @@ def test_the_deck_benchmark_reads_apart_the_areas_the_camera_gives_the_decks_nee
         assert part.exact == part.plays
     everywhere = play_figures(ShortSightedReader(frames, Need(0.0)), frames)["given_need"]
     assert everywhere.keys() == SIZES.keys() and sum(part.plays for part in everywhere.values()) == len(plays)
+
+
+def test_the_deck_benchmark_splits_its_plays_by_the_frames_jpeg_quality():
+    """What a camera's compression costs a deck (#24): each frame's plays counted under its camera and the
+    band of ``JPEG_BANDS`` its quality lies in, so a reader that misreads only the hard-compressed frames
+    reads every play of the others right, and every play is counted once."""
+    frames = render_frames("anglo", 8, seed=4)
+    qualities = [60 + 5 * i for i in range(len(frames))]  # 60 … 95: both bands
+    hard = {id(f.image) for f, q in zip(frames, qualities, strict=True) if q <= JPEG_BANDS[0][1]}
+    reader = ShortSightedReader(frames, Need(0.0))
+    plain = reader.read
+
+    def read(image, corners):
+        """Every play of a frame compressed under 75 read with its first two cards swapped."""
+        got = plain(image, corners)
+        if id(image) not in hard:
+            return got
+        swapped = {name: dataclasses.replace(r, cards=r.cards[1::-1] + r.cards[2:]) for name, r in got.seats.items()}
+        return FrameReading(swapped, {})
+
+    reader.read = read
+    figures = play_figures(reader, frames, qualities)
+    by_quality = figures["by_quality"]
+    assert sum(part.plays for part in by_quality.values()) == figures["plays"]
+    for (height, band), part in by_quality.items():
+        there = [(f, q) for f, q in zip(frames, qualities, strict=True) if f.image.shape[0] == height]
+        frames_there = [f for f, q in there if band[0] <= q <= band[1]]
+        assert part.plays == sum(t.status == "cards" for f in frames_there for t in f.truth.values())
+        if band == JPEG_BANDS[1]:
+            assert part.exact == part.plays
+    hard_plays = [part for (_, band), part in by_quality.items() if band == JPEG_BANDS[0]]
+    assert sum(part.exact for part in hard_plays) < sum(part.plays for part in hard_plays)
 
 
 def test_the_deck_benchmark_shows_each_card_not_read_right_as_the_classifiers_would_get_it():
