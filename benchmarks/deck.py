@@ -41,6 +41,7 @@ from referee_station.render.drawn_sans import install_sans_design
 from referee_station.render.render import Rendered, render
 from referee_station.render.scene import Scene
 from referee_station.station.wiring import parse_resolution
+from referee_station.vision.camera_check import GOOD_JPEG_QUALITY
 from referee_station.vision.faces import Faces
 from referee_station.vision.geometry import DRAW_ORDER
 from referee_station.vision.reader import CLASSES, CardReader
@@ -48,9 +49,9 @@ from referee_station.vision.strips import CROP_H, CROP_W, cloth_to_strip, crop_i
 
 SIZES = {2160: "4K", 1080: "1080p", 720: "720p"}
 """The benchmark's cameras, by frame height."""
-JPEG_BANDS = ((1, 74), (75, 100))
-"""The frames' JPEG qualities the benchmark splits its plays by: the `sans` deck's 1080p plays read about 83 %
-under 75 and 92 % from 75 (docs/deck.md, "What the frames' JPEG costs")."""
+JPEG_BANDS = ((1, GOOD_JPEG_QUALITY - 1), (GOOD_JPEG_QUALITY, 100))
+"""The frames' JPEG qualities the benchmark splits its plays by: under and from the quality ``check-camera``
+asks of a camera."""
 SHEET_ZOOM = 3
 """How many times ``misread_sheet`` enlarges each crop."""
 SHEET_SUFFIXES = (".png", ".jpg", ".jpeg")

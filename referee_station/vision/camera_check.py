@@ -48,11 +48,11 @@ DARKEST_WHITE = 110
 """A card's white must reach this grey level (the area's 98th percentile) to be read."""
 BRIGHTEST_CLOTH = 200
 """The cloth (the area's median) above this grey level is a washed-out picture."""
-GOOD_JPEG_QUALITY = 85
-"""The JPEG quality from which a camera's compression costs little: frames of the benchmark's decks at
-quality 95 read up to 11 points more plays than at 55–95 (docs/deck.md). Under it the report says so, and a
-test row read wrong names the compression in its remedy; it fails nothing alone, since a deck with large
-marks reads the same at quality 55."""
+GOOD_JPEG_QUALITY = 75
+"""The JPEG quality from which a camera's compression costs little: the benchmark's deck with a 4 mm suit
+mark read 83 % of its 1080p plays from frames under 75 and 93 % from 75 up (docs/deck.md, "What the frames'
+JPEG costs"). Under it the report says so, and a test row read wrong names the compression in its remedy;
+it fails nothing alone, since a deck with large marks reads the same at quality 55."""
 
 ReadFrame = Callable[[np.ndarray, np.ndarray], FrameReadingLike]
 
@@ -99,7 +99,7 @@ class CameraCheck:
     frame_size: tuple[int, int]
     jpeg_quality: int | None = None
     """The JPEG quality the camera's frames were compressed at (the median over the frames checked); None:
-    no compression seen (uncompressed frames, or JPEG at about 99 or more)."""
+    no JPEG seen (uncompressed frames, JPEG at 97 or more, or a video codec's frames)."""
 
     @property
     def ok(self) -> bool:
@@ -108,7 +108,7 @@ class CameraCheck:
     def compression_line(self) -> str:
         """The report's line on the camera's compression."""
         if self.jpeg_quality is None:
-            return "compression: none seen (uncompressed frames, or JPEG at quality 99 or more)"
+            return "compression: no JPEG seen (uncompressed frames, JPEG at quality 97 or more, or a video's)"
         line = f"compression: the camera's frames are JPEG at about quality {self.jpeg_quality}"
         if self.jpeg_quality < GOOD_JPEG_QUALITY:
             line += f"; small index marks read better from quality {GOOD_JPEG_QUALITY}"
@@ -213,7 +213,7 @@ def camera_jpeg_quality(frames: Sequence[np.ndarray]) -> int | None:
     found = [q for q in (jpeg_quality(frame) for frame in frames) if q is not None]
     if 2 * len(found) <= len(frames):
         return None
-    return int(np.median(found))
+    return round(float(np.median(found)))
 
 
 def area_px_per_cm(calib: Calibration, layout: Layout, seat: str) -> float:
