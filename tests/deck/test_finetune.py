@@ -27,6 +27,12 @@ def accuracy(classify, crops: np.ndarray, labels: np.ndarray) -> float:
 BF16_FAST = "from referee_station.training.finetune import bf16_fast; print(bf16_fast())"
 
 
+def bf16_fast_in(python: str) -> bool:
+    """Whether the train Python's torch fine-tunes the classifiers in bfloat16 on this CPU."""
+    probe = subprocess.run([python, "-c", BF16_FAST], cwd=REPO, check=True, capture_output=True, text=True)
+    return probe.stdout.strip() == "True"
+
+
 def test_finetuning_lifts_crop_accuracy_in_bfloat16_as_in_float32(models, python, tmp_path):
     """Registration trains the classifiers in bfloat16 where the CPU computes it: the same seed, other
     arithmetic (the two fits differ), and both must read the deck's held-back crops."""
@@ -34,8 +40,7 @@ def test_finetuning_lifts_crop_accuracy_in_bfloat16_as_in_float32(models, python
     crops, labels = synth_crops(faces, 25, seed=1)
     held, held_labels = synth_crops(faces, 4, seed=2)
     np.savez(tmp_path / "crops.npz", crops=crops, labels=labels)
-    probe = subprocess.run([python, "-c", BF16_FAST], cwd=REPO, check=True, capture_output=True, text=True)
-    fast = probe.stdout.strip() == "True"
+    fast = bf16_fast_in(python)
     before = accuracy(onnx_classifier(str(MODELS_DIR / "classifier.onnx")), held, held_labels)
     tuned = {}
     for name, flags in (("fastest", []), ("float32", ["--float32"])):
@@ -122,7 +127,9 @@ def test_registration_fine_tunes_each_network_in_turn_and_names_one_that_fails(m
     fitted = _finetune(jobs, MODELS_DIR, threads=1, log=logged.append)
     assert sorted(fitted) == ["classifier.onnx", "classifier_2.onnx"]
     assert [line.split(" in ")[0] for line in logged] == ["fine-tuned classifier.onnx", "fine-tuned classifier_2.onnx"]
-    assert [line.split(" s (")[1] for line in logged] == ["1 epoch)", "2 epochs)"]  # one at a time, timed as it ends
+    arithmetic = "bfloat16" if bf16_fast_in(python) else "float32"  # named as the subprocess trained
+    expected = [f"1 epoch, {arithmetic})", f"2 epochs, {arithmetic})"]
+    assert [line.split(" s (")[1] for line in logged] == expected  # one at a time, timed as it ends
     outputs = [onnx_classifier(model)(crops[:8]) for model in fitted.values()]
     assert outputs[0].shape == (8, NONE + 1) and not np.allclose(outputs[0], outputs[1])  # each its own
     shutil.copy(MODELS_DIR / "classifier.onnx", tmp_path / "classifier.onnx")
