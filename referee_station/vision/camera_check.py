@@ -99,7 +99,7 @@ class CameraCheck:
     frame_size: tuple[int, int]
     jpeg_quality: int | None = None
     """The JPEG quality the camera's frames were compressed at (the median over the frames checked); None:
-    no JPEG seen (uncompressed frames, JPEG at 97 or more, or a video codec's frames)."""
+    no JPEG seen (uncompressed frames, JPEG at 97 or more, or an MPEG-4 video's frames)."""
 
     @property
     def ok(self) -> bool:
@@ -108,7 +108,7 @@ class CameraCheck:
     def compression_line(self) -> str:
         """The report's line on the camera's compression."""
         if self.jpeg_quality is None:
-            return "compression: no JPEG seen (uncompressed frames, JPEG at quality 97 or more, or a video's)"
+            return "compression: no JPEG seen (uncompressed frames, JPEG at quality 97 or more, or an MPEG-4 video's)"
         line = f"compression: the camera's frames are JPEG at about quality {self.jpeg_quality}"
         if self.jpeg_quality < GOOD_JPEG_QUALITY:
             line += f"; small index marks read better from quality {GOOD_JPEG_QUALITY}"

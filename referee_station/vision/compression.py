@@ -39,7 +39,7 @@ MIN_COEFFICIENTS = 200
 """Coefficients a frequency needs away from zero before its step is judged."""
 MAX_BLOCKS = 32_400
 """Blocks judged, evenly spread over the frame: a 1080p frame's all, a 4K frame's every fourth (a quarter of
-the time; rendered 4K frames compressed at 55–98 still read to the point)."""
+the time; rendered 4K frames compressed at 25–96 still read exactly)."""
 LOW = 5
 """The frequencies judged: u + v up to this, those that carry an index mark of a few pixels. An encoder with
 tables of its own is named by how hard it quantises them (the standard tables all keep the same shape)."""
@@ -97,7 +97,7 @@ def jpeg_quality(frame: np.ndarray) -> int | None:
     """The IJG quality (1–100) whose luminance steps lie nearest the steps found in the frame's low
     frequencies (in ratio; the median of equally near ones), or None where fewer than ``MIN_STEPS`` of them
     show a step: the frame was not compressed, or at quality 97 or more (nearly every step there 1 or 2), or
-    it was resized or cropped off the block grid after decoding, or it comes from a video codec rather than
+    it was resized or cropped off the block grid after decoding, or it comes from an MPEG-4 video (mp4v) rather than
     JPEG. An encoder with tables of its own gets the standard quality nearest them."""
     c = coefficients(frame)
     c = c[:: max(1, -(-len(c) // MAX_BLOCKS))]
