@@ -321,18 +321,17 @@ def _problems(
         wrong = [cards for cards in reads if cards != row]
         if wrong:
             shown = " ".join(wrong[0]) or "nothing"
-            compressed = quality is not None and quality < GOOD_JPEG_QUALITY
+            compression = (
+                f"; raise the camera's JPEG quality to {GOOD_JPEG_QUALITY} or more in its settings (now about"
+                f" {quality}), or lower the camera"
+                if quality is not None and quality < GOOD_JPEG_QUALITY
+                else ""
+            )
             out.append(
                 Problem(
                     f"the test row read wrong in {len(wrong)} of {len(reads)} frames (read {shown})",
-                    "fix the problems above"
-                    + (
-                        f"; raise the camera's JPEG quality to {GOOD_JPEG_QUALITY} or more in its settings (now about"
-                        f" {quality}), or lower the camera"
-                        if compressed
-                        else ""
-                    )
-                    + "; if nothing is left to fix, register this deck (register-deck)",
+                    f"fix the problems above{compression}; if nothing is left to fix, register this deck"
+                    " (register-deck)",
                 )
             )
     return tuple(out)

@@ -28,7 +28,7 @@ IJG_LUMA = np.array(
         [49, 64, 78, 87, 103, 121, 120, 101],
         [72, 92, 95, 98, 112, 100, 103, 99],
     ],
-    dtype=np.float64,
+    dtype=np.int64,
 )
 """The luminance quantisation table of the JPEG standard (ITU T.81, Annex K), which libjpeg scales by quality
 and most camera encoders follow."""
@@ -64,7 +64,7 @@ _DCT = _dct_matrix()
 def ijg_table(quality: int) -> np.ndarray:
     """The luminance steps libjpeg uses at ``quality`` (1–100; ``jpeg_quality_scaling``, whole numbers)."""
     scale = 5000 // quality if quality < 50 else 200 - 2 * quality
-    return np.clip((IJG_LUMA.astype(np.int64) * scale + 50) // 100, 1, 255).astype(np.float64)
+    return np.clip((IJG_LUMA * scale + 50) // 100, 1, 255)
 
 
 _TABLES = np.stack([ijg_table(q) for q in range(1, 101)])

@@ -37,11 +37,15 @@ def test_row(codes=ROW) -> tuple[PlacedCard, ...]:
 test_row.__test__ = False  # a helper, not a test
 
 
+def row_scene(camera: Camera, look: Look = LOOK) -> Scene:
+    """The test row in every play area, seen by ``camera`` in ``look``."""
+    return Scene(HELDOUT_DESIGNS[0], {seat: SeatScene(play=test_row()) for seat in DRAW_ORDER}, camera, look)
+
+
 @functools.cache
 def shot(camera: Camera, look: Look = LOOK) -> tuple:
     """A rendered frame of the test row in every area, and its calibration from the rendered corners."""
-    scene = Scene(HELDOUT_DESIGNS[0], {seat: SeatScene(play=test_row()) for seat in DRAW_ORDER}, camera, look)
-    frame = render(scene)
+    frame = render(row_scene(camera, look))
     size = (frame.image.shape[1], frame.image.shape[0])
     return frame.image, from_corners("T1", size, frame.corners, Layout.default())
 

@@ -12,20 +12,16 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from referee_station.render.artwork import HELDOUT_DESIGNS
 from referee_station.render.render import expose
-from referee_station.render.scene import Scene, SeatScene
 from referee_station.vision.camera_check import GOOD_JPEG_QUALITY, check_camera
 from referee_station.vision.compression import ijg_table, jpeg_quality
-from referee_station.vision.geometry import DRAW_ORDER
-from tests.vision.test_camera_check import GOOD, LOOK, ROW, reader, shot, test_row
+from tests.vision.test_camera_check import GOOD, LOOK, ROW, reader, row_scene, shot
 
 
 @pytest.fixture(scope="module")
 def uncompressed() -> np.ndarray:
     """A 1080p table frame as the light reaches the sensor, with the sensor's noise, never compressed."""
-    scene = Scene(HELDOUT_DESIGNS[0], {seat: SeatScene(play=test_row()) for seat in DRAW_ORDER}, GOOD, LOOK)
-    light = expose(scene).light
+    light = expose(row_scene(GOOD)).light
     noise = np.random.default_rng(7).normal(0.0, 2.5, light.shape)
     return np.clip(light + noise, 0, 255).astype(np.uint8)
 
